@@ -1132,4 +1132,19 @@ describe("Korean left classes (session 65)", () => {
     // English: `sent` meets `send`.
     meet("the app he sent it with", "I send it by Toss", "send");
   });
+
+  it("gives a relative time word the term of the word chat writes for it, together or apart (다음 주 / 다음주 / 담주, 지난해 / 작년)", () => {
+    meet("다음 주에 이사해", "다음주 이사 날짜가 언제야?", "다음주");
+    meet("담주에 보자", "다음주에 만나", "다음주");
+    meet("다음 달부터 출근해", "다음달 출근 맞지?", "다음달");
+    meet("지난해 여름에 갔어", "작년 여름에 어디 갔어?", "작년");
+    meet("이듬해에 결혼했어", "내년에 결혼해", "내년");
+    meet("저번 주에 봤어", "지난주에 뭐 봤어?", "지난주");
+    meet("그제 도착했어", "그저께 도착했지?", "그저께");
+    // A unit that starts a longer word is no time (`다음 주제`, `지난 달리기`).
+    lacks("다음 주제는 뭐야", "다음주");
+    lacks("지난 달리기 대회", "지난달");
+    // English: `next week` meets `next week`.
+    meet("I move next week", "When do you move next week?", "week");
+  });
 });

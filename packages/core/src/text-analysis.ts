@@ -1291,6 +1291,9 @@ export function tokenize(text: string): string[] {
     const next = words[i + 1];
     const apart = next !== undefined && /^\s+$/u.test(analysed.slice((matches[i]?.index ?? 0) + word.length, matches[i + 1]?.index));
     if (saysAnAge(word, apart ? next : undefined)) out.push(AGE_TERM);
+    // `다음 주`, `지난 해` written apart give the word chat writes together (`다음주`, `작년`).
+    const spacedTime = apart ? relativeTimeApart(word, next) : undefined;
+    if (spacedTime !== undefined) out.push(spacedTime);
     // A sum of money meets a question about one (`$380` / `what did it cost`, `45만 원` / `얼마`).
     const kind = moneyWord(word);
     const says =
@@ -1822,6 +1825,8 @@ function termsOfWord(word: string, out: string[]): void {
       if (verb !== "" && verb !== stem) out.push(verb);
     }
     for (const kin of kinshipTerm(raw) ?? []) out.push(kin);
+    const time = relativeTimeWord(raw);
+    if (time !== undefined && time !== stem) out.push(time);
     const concept = KOREAN_CONCEPTS.get(stem);
     if (concept !== undefined) out.push(concept);
     const honorific = HONORIFIC_NOUNS.get(stem) ?? (read.verbal && !read.honorificOrL ? HONORIFIC_VERBS.get(stem) : undefined);
@@ -1928,6 +1933,44 @@ const HONORIFIC_VERBS: ReadonlyMap<string, string> = new Map([
   ["잡숫", "먹"],
   ["주무", "자"],
 ]);
+
+/**
+ * Relative time words by the term of the word chat writes most for them (session 65): `담주`, `담달` (chat's
+ * `다음주`, `다음달`), `저번주`, `저번달` (`지난주`, `지난달`), `지난해` (`작년`), `다음해`, `이듬해` (`내년`), `금년`
+ * (`올해`), `그제` (`그저께`, whose `께` reads as a particle), so a question's `작년` meets a message's `지난해`. The word keeps its own terms; the
+ * term is the frequent word's own stem, so a text without a variant is read as before. Written apart
+ * (`다음 주`, `지난 해`, `이번 달`) they give the same term ({@link relativeTimeApart}).
+ */
+const RELATIVE_TIME_WORDS: ReadonlyMap<string, string> = new Map(
+  "담주:다음주 담달:다음달 저번주:지난주 저번달:지난달 지난해:작년 다음해:내년 이듬해:내년 금년:올해 그제:그저께 그저께:그저께 이번해:올해"
+    .split(" ")
+    .map((pair) => pair.split(":") as [string, string]),
+);
+/** The first word of a relative time written apart, by the unit after it (`다음` + `주` is `다음주`). */
+const RELATIVE_TIME_APART: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map([
+  ["다음", { 주: "다음주", 달: "다음달", 해: "내년" }],
+  ["담", { 주: "다음주", 달: "다음달" }],
+  ["지난", { 주: "지난주", 달: "지난달", 해: "작년" }],
+  ["저번", { 주: "지난주", 달: "지난달" }],
+  ["이번", { 주: "이번주", 달: "이번달", 해: "올해" }],
+]);
+
+/** The term of a relative time word ({@link RELATIVE_TIME_WORDS}), alone or with a particle (`담주에`), or `undefined`. */
+function relativeTimeWord(word: string): string | undefined {
+  for (const [variant, term] of RELATIVE_TIME_WORDS) {
+    if (word.startsWith(variant) && (word.length === variant.length || PARTICLE_SET.has(word.slice(variant.length)))) return term;
+  }
+  return undefined;
+}
+
+/** The term of a relative time written apart (`다음 주에`, `지난 해`; {@link RELATIVE_TIME_APART}): `word`, then its unit `next` alone or with a particle. */
+function relativeTimeApart(word: string, next: string): string | undefined {
+  const units = RELATIVE_TIME_APART.get(word);
+  if (units === undefined) return undefined;
+  const unit = next.charAt(0);
+  const rest = next.slice(1);
+  return rest === "" || PARTICLE_SET.has(rest) ? units[unit] : undefined;
+}
 
 /** The one term of an age: the word `나이` ({@link KOREAN_CONCEPTS}) and a number counted in 살. */
 const AGE_TERM = "concept:age";
