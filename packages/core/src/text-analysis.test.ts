@@ -1147,4 +1147,13 @@ describe("Korean left classes (session 65)", () => {
     // English: `next week` meets `next week`.
     meet("I move next week", "When do you move next week?", "week");
   });
+
+  it("reads 놀라다 as a stem in 라, not a 르 irregular (놀라실까봐 / 놀랐어: 놀라, no 노르)", () => {
+    meet("엄마가 놀라실까봐 말 안 했어", "엄마가 깜짝 놀랐어", "놀라");
+    lacks("놀라요", "노르");
+    // A 르 irregular still reads so (몰라 / 모르고).
+    meet("나도 몰라", "모르고 있었어", "모르");
+    // English: `surprised` meets `surprise`.
+    meet("she would be surprised", "a surprise", "surpriz");
+  });
 });

@@ -969,6 +969,8 @@ function verbBaseOf(stem: string): string | undefined {
   if (!HANGUL.test(last) || NOUNS_LIKE_SUFFIXED.has(stem)) return undefined;
   const { initial, medial, final } = jamo(last);
   if (final !== 0) return undefined;
+  // `놀라다` is a regular stem in 라 (`놀라요`, `놀라실까봐` are no `노르다`'s; session 65).
+  if (last === "라" && stem.endsWith("놀라")) return undefined;
   if (last === "라" || last === "러") {
     const before = stem.slice(-2, -1);
     if (before === "" || jamo(before).final !== FINAL_L) return undefined;
