@@ -1156,4 +1156,12 @@ describe("Korean left classes (session 65)", () => {
     // English: `surprised` meets `surprise`.
     meet("she would be surprised", "a surprise", "surpriz");
   });
+
+  it("takes 쯤 and 씩 off a one-syllable noun or counter (봄쯤 / 봄에, 3시쯤 / 3시에, 두 잔씩 / 두 잔)", () => {
+    meet("봄쯤 이사해", "봄에 이사했어", "봄");
+    meet("3시쯤 만나", "3시에 만났어", "시");
+    meet("하루에 두 잔씩 마셔", "커피 두 잔 마셨어", "잔");
+    // English: `about 3` meets `at 3`.
+    meet("about 3 pm", "at 3 pm", "3");
+  });
 });

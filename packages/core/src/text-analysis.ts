@@ -265,6 +265,8 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   if (VERBAL_ENDINGS.has(suffix) || withoutPast(stem) !== undefined || suffix === "에" || suffix === "엔" || suffix === "는") return true;
   // The possessive `의` after any one-syllable noun (`차의`, `집의`); the nouns in `-의` are listed.
   if (suffix === "의") return true;
+  // `쯤` (about) and `씩` (each) after any one-syllable noun or counter (`시쯤`, `개씩`; session 65: `3시쯤` gave `시쯤`): no noun ends in them.
+  if (suffix === "쯤" || suffix === "씩") return true;
   // The honorific written apart after a name takes any particle (`소연 님께`, `지훈 씨도`).
   if ((stem === "님" || stem === "씨") && PARTICLE_SET.has(suffix)) return true;
   // `-고`, `-지`, `-면`, `-네`, `-다` after a listed open stem (session 63: `타고`, `쓰면`, `쉬지`, `사네`); the
