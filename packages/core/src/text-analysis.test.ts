@@ -1103,7 +1103,9 @@ describe("Korean left classes (session 65)", () => {
     meet("내일 같이 부산 가자", "부산에 갔어", "가");
     meet("저녁에 고기 먹자고 했어", "고기 먹었어", "먹");
     meet("주말에 놀자", "주말에 놀았어", "놀");
+    // A light verb's -하자 is left as it was, whole with its bigrams: its noun is one of them.
     meet("이번엔 일찍 예약하자", "일찍 예약했어요", "예약");
+    expect(tokenize("차액만 정산하자")).toContain("정산하자");
     meet("집에 오자마자 잤어", "집에 왔어", "오");
     // Nouns in 자 keep themselves, and give no verb's stem.
     lacks("혼자 갔어", "혼");

@@ -890,9 +890,10 @@ const NOUNS_IN_JA: ReadonlySet<string> = new Set("사자 타자 치자 차자 �
  * (`혼자`, `개발자`, `관리자`, `감자`, `남자`, `배우자`), so only stems no such noun has: after one syllable a motion
  * or listed open verb ({@link OPEN_VERB_STEMS}), a final only native stems take ({@link NATIVE_FINALS}: `받자`,
  * `찾자`, `웃자`), the nouns those spell listed ({@link NOUNS_IN_JA}: `사자`, `타자`, `숫자`), a listed stem in ㄱ ㅂ ㅁ ({@link VERBS_BEFORE_JA}) or ㄹ
- * ({@link L_STEMS}: `놀자`, not the noun `팔자`); after two or more, the light verb `하` (not `하자` alone), an
- * auxiliary after `-아/-어` (`해보자`, `도와주자`), a listed verb in 나 or 시, or a stem in `내`, `르`, `치`, `키`, a
- * regular `-우` stem (not `배우`) or a ㄹ stem (`보내자`, `고르자`, `가르치자`, `시키자`, `싸우자`, `만들자`).
+ * ({@link L_STEMS}: `놀자`, not the noun `팔자`); after two or more, an auxiliary after `-아/-어` (`해보자`,
+ * `도와주자`), a listed verb in 나 or 시, or a stem in `내`, `르`, `치`, `키`, a regular `-우` stem (not `배우`) or a ㄹ
+ * stem (`보내자`, `고르자`, `가르치자`, `시키자`, `싸우자`, `만들자`). Not the light verb's `-하자` (`정산하자`: its noun
+ * is already a bigram of the word; read as `정산` it shortened a korean-trip-chat turn, which took rank 3 from an answer).
  */
 function propositiveStem(word: string): { stem: string } | undefined {
   const ending = PROPOSITIVE_ENDINGS.find((e) => word.endsWith(e) && word.length > e.length);
@@ -910,7 +911,6 @@ function propositiveStem(word: string): { stem: string } | undefined {
   const link = before.slice(-2, -1);
   const afterAEo = !hasFinalConsonant(link) && FUSED_A_EO_VOWELS.has(jamo(link).medial);
   const verb =
-    last === "하" ||
     (AUXILIARY_VERBS.has(last) && afterAEo) ||
     VERBS_IN_NA.has(before) ||
     VERBS_IN_SI.has(before) ||
@@ -1951,7 +1951,7 @@ const RELATIVE_TIME_WORDS: ReadonlyMap<string, string> = new Map(
     .map((pair) => pair.split(":") as [string, string]),
 );
 /** The first word of a relative time written apart, by the unit after it (`다음` + `주` is `다음주`). */
-const RELATIVE_TIME_APART: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map([
+const RELATIVE_TIME_APART: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map<string, Readonly<Record<string, string>>>([
   ["다음", { 주: "다음주", 달: "다음달", 해: "내년" }],
   ["담", { 주: "다음주", 달: "다음달" }],
   ["지난", { 주: "지난주", 달: "지난달", 해: "작년" }],
