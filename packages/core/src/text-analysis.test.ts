@@ -1074,3 +1074,99 @@ describe("Korean -(으)ㄹ까, -나 봐, -(으)ㄴ가 봐 and -어진 (session 6
     meet("the fallen keys", "the keys fell", "fall");
   });
 });
+
+describe("Korean left classes (session 65)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("reads a vowel stem's plain present -ㄴ다 and the reported -ㄴ대 as the verb (간다 / 가요, 그만둔대 / 그만뒀어), not nouns in ㄴ다 or ㄴ대", () => {
+    meet("나 내일 부산 간다", "내일 부산에 가요", "가");
+    meet("친구가 책 보낸다고 했어", "책 보냈어", "보내");
+    meet("걔 다음 달에 회사 그만둔대", "회사 그만뒀어", "그만두");
+    meet("요즘 기타 배운다", "기타 배워요", "배우");
+    meet("여기 오신대요", "여기 왔어", "오");
+    // A ㄹ stem's dropped ㄹ comes back (`논다` is 놀다's), as `노는` gives 놀.
+    meet("애들 밖에서 논다", "밖에서 놀았어", "놀");
+    // Nouns in ㄴ다 and before the Sino-Korean 대 keep themselves.
+    meet("판다가 귀여워", "판다 보러 갔어", "판다");
+    lacks("해운대 바다 갔어", "해우");
+    lacks("부산대 다녀", "부사");
+    lacks("시간대가 안 맞아", "시가");
+    // English: `goes` meets `go`.
+    meet("He goes to Busan tomorrow", "I go to Busan", "go");
+  });
+
+  it("reads the propositive -자, -자고, -자마자 as the verb (가자 / 갔어, 먹자고 / 먹었어, 놀자 / 놀았어), not the nouns in 자", () => {
+    meet("내일 같이 부산 가자", "부산에 갔어", "가");
+    meet("저녁에 고기 먹자고 했어", "고기 먹었어", "먹");
+    meet("주말에 놀자", "주말에 놀았어", "놀");
+    // A light verb's -하자 is left as it was, whole with its bigrams: its noun is one of them.
+    meet("이번엔 일찍 예약하자", "일찍 예약했어요", "예약");
+    expect(tokenize("차액만 정산하자")).toContain("정산하자");
+    meet("집에 오자마자 잤어", "집에 왔어", "오");
+    // Nouns in 자 keep themselves, and give no verb's stem.
+    lacks("혼자 갔어", "혼");
+    lacks("사자 봤어", "사");
+    lacks("숫자 세어 봐", "숫");
+    meet("개발자로 일해", "개발자야", "개발자");
+    // English: `Let's eat` meets `we ate`.
+    meet("Let's eat out", "We ate out", "eat");
+  });
+
+  it("reads -아야/-어야 fused into a one-syllable verb as the verb (가야 해 / 가요, 써야 돼 / 썼어), not the copula or vocative 야 (차야, 지우야)", () => {
+    meet("내일 병원 가야 해", "병원 가요", "가");
+    meet("보고서 써야 돼", "보고서 썼어", "쓰");
+    meet("일찍 자야 해", "일찍 잤어", "자");
+    meet("엄마가 와야 돼", "엄마가 왔어", "오");
+    // A noun before the copula or a name before the vocative is kept whole, read as no verb.
+    expect(tokenize("이건 내 차야")).toContain("차야");
+    meet("지우야 밥 먹자", "지우가 밥 먹었어", "지우");
+    // English: `have to go` meets `went`.
+    meet("I have to go to the clinic", "I went to the clinic", "go");
+  });
+
+  it("keeps the adnominal a -ㄴ다/-ㄴ대 form spells, which a question asks with (보낸 앱 / 보낸다, 오신 날 / 오신대)", () => {
+    meet("지훈이 정산금 보낸 앱은?", "토스로 보낸다", "보낸");
+    meet("고모가 오신 날은?", "27일에 오신대", "오신");
+    // English: `sent` meets `send`.
+    meet("the app he sent it with", "I send it by Toss", "send");
+  });
+
+  it("gives a relative time word the term of the word chat writes for it, together or apart (다음 주 / 다음주 / 담주, 지난해 / 작년)", () => {
+    meet("다음 주에 이사해", "다음주 이사 날짜가 언제야?", "다음주");
+    meet("담주에 보자", "다음주에 만나", "다음주");
+    meet("다음 달부터 출근해", "다음달 출근 맞지?", "다음달");
+    meet("지난해 여름에 갔어", "작년 여름에 어디 갔어?", "작년");
+    meet("이듬해에 결혼했어", "내년에 결혼해", "내년");
+    meet("저번 주에 봤어", "지난주에 뭐 봤어?", "지난주");
+    meet("그제 도착했어", "그저께 도착했지?", "그저께");
+    // The variant is read as that word only, so a message grows no longer for it.
+    expect(tokenize("담주에")).toEqual(["다음주"]);
+    lacks("다음 달부터 A반으로 올라가", "다음");
+    // A unit that starts a longer word is no time (`다음 주제`, `지난 달리기`).
+    lacks("다음 주제는 뭐야", "다음주");
+    lacks("지난 달리기 대회", "지난달");
+    // English: `next week` meets `next week`.
+    meet("I move next week", "When do you move next week?", "week");
+  });
+
+  it("reads 놀라다 as a stem in 라, not a 르 irregular (놀라실까봐 / 놀랐어: 놀라, no 노르)", () => {
+    meet("엄마가 놀라실까봐 말 안 했어", "엄마가 깜짝 놀랐어", "놀라");
+    lacks("놀라요", "노르");
+    // A 르 irregular still reads so (몰라 / 모르고).
+    meet("나도 몰라", "모르고 있었어", "모르");
+    // English: `surprised` meets `surprise`.
+    meet("she would be surprised", "a surprise", "surpriz");
+  });
+
+  it("takes 쯤 and 씩 off a one-syllable noun or counter (봄쯤 / 봄에, 3시쯤 / 3시에, 두 잔씩 / 두 잔)", () => {
+    meet("봄쯤 이사해", "봄에 이사했어", "봄");
+    meet("3시쯤 만나", "3시에 만났어", "시");
+    meet("하루에 두 잔씩 마셔", "커피 두 잔 마셨어", "잔");
+    // English: `about 3` meets `at 3`.
+    meet("about 3 pm", "at 3 pm", "3");
+  });
+});
