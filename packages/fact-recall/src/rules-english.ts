@@ -1112,6 +1112,13 @@ const NAME_CLAUSE =
 const WORKPLACE_CLAUSE = new RegExp(
   `\\b[Mm]y (?:(${REL})'s )?(?:company|employer|workplace|job|work)(?: is|'s)(?: now)? (?:at |with )?(?!I\\b)([A-Z][\\w&'.-]*(?: [A-Z][\\w&'.-]*){0,3})`,
 );
+/**
+ * Where the speaker is from, said of the home town or the family home (`my hometown's Dayton`, `my
+ * home town is Bury`, `my parents' place is in Tulsa`, `back home in Fresno we …`): the town, a
+ * capitalised name of up to three words.
+ */
+const HOMETOWN_CLAUSE =
+  /(?:\b[Mm]y |^)(?:home ?town(?:'s|’s| is)|(?:parents|folks)['’] (?:place|house) is in|family home is in) ([A-Z][\w-]*(?: [A-Z][\w-]*){0,2})|^[Bb]ack home in ([A-Z][\w-]*(?: [A-Z][\w-]*){0,2})\b/;
 const FAVORITE_CLAUSE = /(?:\bmy |^)(?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
 /**
  * A vocative before the speaker's clause (`Rosa, I moved ...`, `Ms. Park, I'm ...`, `grandma, my
@@ -1301,6 +1308,11 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const value = cut(favorite[2] as string, 6);
       push(speaker.id, "favorite", list(`${thing}: ${value}`, `${speaker.label}'s favorite ${thing} is ${value} (likes)`, thing));
     }
+    const hometown = HOMETOWN_CLAUSE.exec(clause.replace(LEAD, ""));
+    if (hometown) {
+      const v = (hometown[1] ?? hometown[2]) as string;
+      push(speaker.id, "hometown", single(v, `${speaker.label} is from ${v} (hometown)`));
+    }
     const hobby = HOBBY_CLAUSE.exec(clause);
     if (hobby) {
       const rel = hobby[1]?.toLowerCase();
@@ -1333,7 +1345,7 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const v = ((noMore[1] ?? noMore[2]) as string).toLowerCase();
       push(speaker.id, noMore[1] ? "health" : "hobby", { ...list(v, `${speaker.label} no longer: ${v}`), ended: true });
     }
-    if (name || family || pet || favorite || hobby || workplace || birthday || noMore || died) continue;
+    if (name || family || pet || favorite || hometown || hobby || workplace || birthday || noMore || died) continue;
     const unnamed = clause.replace(LEAD, "").replace(VOCATIVE, "");
     const relativeName = RELATIVE_NAMED.exec(unnamed)?.[2];
     const body = relativeName === undefined ? unnamed : unnamed.replace(RELATIVE_NAMED, "$1 ");

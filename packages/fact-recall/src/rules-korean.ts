@@ -117,6 +117,8 @@ const GA_NOUN =
  * sentence does not say there, so it is the speaker's unless someone else is named.
  */
 const ATTRIBUTE_TOPIC = /^(?:직업|이름|나이|취미|고향|전공|생일|혈액형|특기|꿈)(?:은|는|이|가)$/;
+/** A topic naming where one is from ({@link ATTRIBUTE_TOPIC}, or the family home: `본가는`, `친정이`). */
+const HOME_TOPIC = /^(?:직업|고향|전공|본가|친정)(?:은|는|이|가)$/;
 // `-나요` asks only fused to its verb (`가나요`): after a space, `나요` is the verb 나다 (`두드러기가 나요`).
 // `-으니` ending a clause is its reason (`살고 있으니 …`), not a question.
 const QUESTION_FORM = /\?|(?:(?<=[가-힣])나요|까요|(?<!으)니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
@@ -1172,6 +1174,22 @@ const RULES: Rule[] = [
     attribute: "hometown",
     re: new RegExp(`고향(?:은|이)\\s*(\\S+?)${COPULA}`),
     build: (m, l) => single(clean(m[1] as string), `${l}의 고향은 ${clean(m[1] as string)}`),
+    relative: true,
+  },
+  {
+    // The copula's connective (`고향이 강릉이라 …`, `고향은 목포고 …`), chat's `임` (`본가는 목포임`); the
+    // family home (`본가가 대전이라`, `친정이 전주라서`) is where one is from too. A town before the
+    // home one goes down to (`대전 본가 내려가서`) is it as well; one moved into (`인천 본가 들어왔어`) is a residence.
+    attribute: "hometown",
+    re: new RegExp(
+      `(?:^|\\s)(?:고향|본가|친정)(?:은|는|이|가)\\s*([가-힣]{2,6}?)(?:${COPULA_LINK}|${COPULA}|임)(?=[\\s.,!~…]|$)|(?:^|\\s)([가-힣]{2,6})\\s+본가(?:에|로)?\\s*(?:내려가|내려갔|내려와|다녀|갔다|가요|가서|갈\\s)`,
+    ),
+    build: (m, l) => {
+      const v = clean((m[1] ?? m[2]) as string);
+      // `김해라고 들었어` quotes; `안동이라고` too.
+      if (/(?:라|이)$/.test(v) || !nounLike(v) || vaguePlace(v) || /^(?:어디|시골|여기|거기|저기|서울쪽)$/.test(v)) return undefined;
+      return single(v, `${l}의 고향은 ${v}`);
+    },
     relative: true,
   },
   {
@@ -2478,6 +2496,9 @@ function endsClauseAtGo(before: string, word: string, next: string, rest: string
   )
     return false;
   if (CLAUSE_GO.test(word)) return true;
+  // The copula's `-고` after a topic that names what the value is (`고향은 목포고 …`, `본가는 대전이고 …`,
+  // `직업은 교사고 …`) ends that fact's clause.
+  if (HOME_TOPIC.test(before.split(/\s+/).at(-1) ?? "")) return true;
   const noun = stem.replace(/이$/, "");
   // An age in native numbers ends its clause too (`올해 스물하나고 대전에 살아요`).
   return new RegExp(`(?:${JOB})$|^(?:${KOREAN_AGE})$`).test(noun) || givenNameLike(noun);
