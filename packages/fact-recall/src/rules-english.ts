@@ -844,6 +844,21 @@ const RULES: Rule[] = [
     we: true,
   },
   {
+    // The one liked best (`I like Splendor best`, `of all of them I love peaches the most`): the
+    // favourite, as Korean `제일 좋아해요` is.
+    attribute: "favorite",
+    re: new RegExp(
+      `^${ADV}(?:love|loves|like|likes|enjoy|enjoys) ([^,;:!?]{2,40}?) (?:(?:the )?best|the most)(?=$|[,;:!?.]|\\s+(?:of all|by far|though|honestly)\\b)`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 6);
+      return FILLER_VALUES.test(v) || /^(?:it|that|this|them|him|her|you|one|those|these|to\b.*|being\b.*)$/i.test(v)
+        ? undefined
+        : list(v, `${s.label} likes ${v} best (likes)`);
+    },
+  },
+  {
     attribute: "likes",
     re: new RegExp(
       `^${ADV}(?:love|loves|like|likes|enjoy|enjoys|adore|am ${ADV}(?:into|(?:a )?(?:big |huge )?fan of|passionate about|obsessed with|crazy about|mad about(?! (?:my|his|her|their|our|your|the|it|this|that|him|them|what|how|being|having)\\b)|keen on|interested in)) ${VAL}`,
@@ -1119,6 +1134,9 @@ const WORKPLACE_CLAUSE = new RegExp(
  */
 const HOMETOWN_CLAUSE =
   /(?:\b[Mm]y |^)(?:home ?town(?:'s|’s| is)|(?:parents|folks)['’] (?:place|house) is in|family home is in) ([A-Z][\w-]*(?: [A-Z][\w-]*){0,2})|^[Bb]ack home in ([A-Z][\w-]*(?: [A-Z][\w-]*){0,2})\b/;
+/** A name said to be the speaker's favourite (`Catan is my favorite`, `Splendor's my fave`): the name, capitalised. */
+const FAVORITE_NAMED =
+  /^([A-Z][\w'’&-]*(?: [A-Z][\w'’&-]*){0,3})(?: is|'s|’s) (?:my|our) (?:all[- ]time )?(?:favou?rite|fave)(?: one)?(?=$|[,;:!?.]|\s+(?:by far|for sure|though)\b)/;
 const FAVORITE_CLAUSE = /(?:\bmy |^)(?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
 /**
  * A vocative before the speaker's clause (`Rosa, I moved ...`, `Ms. Park, I'm ...`, `grandma, my
@@ -1308,6 +1326,11 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const value = cut(favorite[2] as string, 6);
       push(speaker.id, "favorite", list(`${thing}: ${value}`, `${speaker.label}'s favorite ${thing} is ${value} (likes)`, thing));
     }
+    const named = favorite ? null : FAVORITE_NAMED.exec(clause.replace(LEAD, ""));
+    if (named && !/^(?:It|That|This|He|She|They|Mine|Which|What|Who)$|^(?:My|Our|Your|His|Her|Their) /.test(named[1] as string)) {
+      const v = named[1] as string;
+      push(speaker.id, "favorite", list(v, `${speaker.label}'s favorite is ${v} (likes)`));
+    }
     const hometown = HOMETOWN_CLAUSE.exec(clause.replace(LEAD, ""));
     if (hometown) {
       const v = (hometown[1] ?? hometown[2]) as string;
@@ -1345,7 +1368,7 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const v = ((noMore[1] ?? noMore[2]) as string).toLowerCase();
       push(speaker.id, noMore[1] ? "health" : "hobby", { ...list(v, `${speaker.label} no longer: ${v}`), ended: true });
     }
-    if (name || family || pet || favorite || hometown || hobby || workplace || birthday || noMore || died) continue;
+    if (name || family || pet || favorite || named || hometown || hobby || workplace || birthday || noMore || died) continue;
     const unnamed = clause.replace(LEAD, "").replace(VOCATIVE, "");
     const relativeName = RELATIVE_NAMED.exec(unnamed)?.[2];
     const body = relativeName === undefined ? unnamed : unnamed.replace(RELATIVE_NAMED, "$1 ");

@@ -1768,15 +1768,37 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // The one liked best (`보드게임은 스플렌더 제일 좋아해요`, `크림빵을 가장 좋아해서`, `과일은 복숭아가
+    // 젤 좋아요`): the favourite, of the kind the topic names. `이`/`가` is the subject's particle but
+    // for nouns that end in it (`떡볶이`, `고양이`).
+    attribute: "favorite",
+    re: new RegExp(
+      `(?:(?:^|\\s)([가-힣]{1,6})(?:은|는)\\s+)?(?<=^|\\s)([가-힣A-Za-z0-9+#]+?)(?:을|를|(?<=${OPEN_SYLLABLE})가|(?<=${CLOSED_SYLLABLE})(?<!떡볶|고양|닭꼬치|오)이)?\\s+(?:제일|젤|가장)\\s*좋아(?:해요|해|합니다|하고요?|해서|하는데|하거든요?|하죠|요|용)?(?=[\\s.,!~…]|$)`,
+    ),
+    build: (m, l) => {
+      const kind = m[1];
+      const v = clean(m[2] as string);
+      if (ADVERB.test(v) || /(?:은|는)$/.test(v) || (!nounLike(v) && !/^[A-Za-z0-9+#]+$/.test(v) && !/^(?:떡볶|고양|닭꼬치|오)이$/.test(v)))
+        return undefined;
+      if (kind !== undefined && (ADVERB.test(kind) || /^(?:지금|요즘|요새|오늘|이제|그래도|그중|그|이|저|전|난|저는|나는)$/.test(kind)))
+        return list(v, `${josa(l, "이", "가")} 제일 좋아하는 것은 ${v} (좋아함)`);
+      return kind
+        ? list(`${kind}: ${v}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(kind, "은", "는")} ${v} (좋아함)`, kind)
+        : list(v, `${josa(l, "이", "가")} 제일 좋아하는 것은 ${v} (좋아함)`);
+    },
+  },
+  {
     attribute: "favorite",
     // Chat's `최애` before the kind says the same (`제 최애 가수는 아이유예요`, `최애 음식 떡볶이임`).
     // `내 최애는 뉴진스야` names no kind: the favourite alone.
     re: new RegExp(
-      `(?:(?:제일|가장)\\s*좋아하는|(?:^|\\s)(?:${MY}\\s*)?최애)(?:\\s+(\\S+?)(?:은|는|\\s)|(?<=애)(?:는|\\s))\\s*(\\S+)(?:(?<=${CLOSED_SYLLABLE})(?:이에요|이야|입니다|이고|이다|이라서?|임|인데|이지만|이거든요?)|(?<=${OPEN_SYLLABLE})(?:예요|에요|야|입니다|고|다|라서?|임|인데|지만|거든요?)|(?<=[A-Za-z0-9])(?:이에요|예요|이야|야|입니다|임))(?=[\\s.,!~…]|$)`,
+      `(?:(?:제일|가장)\\s*좋아하는|(?:^|\\s)(?:${MY}\\s*)?최애)(?:\\s+(\\S+?)(?:은|는|\\s)|(?<=애)(?:는|\\s))\\s*((?:[가-힣A-Za-z]{2,8}\\s(?=\\S+(?:이에요|예요|입니다|이야|임)(?=[\\s.,!~…]|$)))?\\S+)(?:(?<=${CLOSED_SYLLABLE})(?:이에요|이야|입니다|이고|이다|이라서?|임|인데|이지만|이거든요?)|(?<=${OPEN_SYLLABLE})(?:예요|에요|야|입니다|고|다|라서?|임|인데|지만|거든요?)|(?<=[A-Za-z0-9])(?:이에요|예요|이야|야|입니다|임))(?=[\\s.,!~…]|$)`,
     ),
     build: (m, l) => {
       // `아이유인데` reads as `아이유이에요` ({@link COPULA_CONNECTIVE_END}): the `이` is the copula's.
-      const v = /에요$/.test(m[0]) ? (m[2] as string).replace(new RegExp(`(?<=${OPEN_SYLLABLE})이$`), "") : (m[2] as string);
+      // A sentence adverb before a two-word value (`역시 아이유예요`) is no part of it.
+      const said = (m[2] as string).replace(/^(?:역시|당연히|단연|단연코|진짜|정말|아무래도|무조건)\s+/, "");
+      const v = /에요$/.test(m[0]) ? said.replace(new RegExp(`(?<=${OPEN_SYLLABLE})이$`), "") : said;
       return m[1] === undefined
         ? list(v, `${l}의 최애는 ${v} (좋아함)`)
         : list(`${m[1]}: ${v}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(m[1] as string, "은", "는")} ${v} (좋아함)`, m[1]);
