@@ -17,7 +17,7 @@ const VAL = "([^,;:!?]+)";
 const ENGLISH_BODY_PART =
   /^(?:(?:left|right|lower|upper|middle|big|little|pinky|ring) )*(?:head|neck|back|spine|tailbone|shoulders?|collarbones?|arms?|forearms?|elbows?|wrists?|hands?|fingers?|thumbs?|knuckles?|ribs?|chest|hips?|pelvis|legs?|thighs?|knees?|kneecaps?|shins?|calf|calves|ankles?|feet|foot|heels?|toes?|nose|jaw|teeth|tooth|skull|eye socket|ears?|eardrums?|achilles(?: tendon)?|acl|mcl|meniscus|rotator cuff|hamstrings?|groin|quads?|biceps?|triceps?|glutes?|muscles?|ligaments?|tendons?|discs?|vertebrae?|cartilage|(?:\w+ )?(?:muscle|ligament|tendon|bone)s?)$/i;
 const REL =
-  "wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|sister|brother|siblings?|mom|mother|mum|dad|father|parents|grandma|grandmother|gran|granny|nan|nana|nanna|grandpa|grandfather|grandad|granddad|grandparents|stepmum|stepmom|stepdad|aunt|uncle|cousin|niece|nephew|friend|best friend|roommate|boss|coworker|colleague";
+  "wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|sister|brother|siblings?|mom|mother|mum|dad|father|parents|grandma|grandmother|gran|granny|nan|nana|nanna|grandpa|grandfather|grandad|granddad|grandparents|stepmum|stepmom|stepdad|ex-wife|ex-husband|ex-partner|aunt|uncle|cousin|niece|nephew|friend|best friend|roommate|boss|coworker|colleague";
 /** Relatives by family, not by friendship or work (a `'s` after them is read as `is`). */
 const FAMILY_REL = REL.split("|")
   .filter((r) => !/^(?:friend|best friend|roommate|boss|coworker|colleague)$/.test(r))
@@ -519,7 +519,7 @@ const RULES: Rule[] = [
   {
     attribute: "residence",
     re: new RegExp(
-      `^${ADV}(?:live|lives|am living|have been living|have lived|reside|am based|am staying) (?:(?:out|up|down|over|right) )?in ${VAL}`,
+      `^${ADV}(?:live|lives|am living|have been living|have lived|reside|am based|am staying) (?:(?:on (?:my|her|his|their|our) own|alone|by (?:myself|herself|himself|themselves)) )?(?:(?:out|up|down|over|right) )?in ${VAL}`,
       "i",
     ),
     build: (m, s) => {
@@ -1171,7 +1171,7 @@ const SIDE_FACTS: Array<[RegExp, string]> = [
  * Provo and work at a clinic`, `is nine and obsessed with Lego`).
  */
 const SAME_SUBJECT_AND =
-  /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study|plays?|retired from|(?:obsessed|mad|crazy) (?:with|about))\b)/i;
+  /\s+and\s+(?=(?:(?:still|now|also) )?(?:lives?|works?|am|is|has|have|goes|go|studies|study|plays?|retired from|(?:obsessed|mad|crazy) (?:with|about))\b)/i;
 /** `my birthday is on 3/22`, `my son's birthday is May 2nd`: the date. */
 /** Months as chat shortens them (`Nov 3rd`, `Sept. 12`). */
 const MONTH_ABBR = "(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?";

@@ -27,11 +27,13 @@ const SOCIAL =
 const REL =
   // Children by their order (`큰애`, `작은딸`, `막내`) before the bare relations they end in.
   "큰아들|작은아들|막내아들|큰딸|작은딸|막내딸|큰아이|작은아이|큰애|작은애|막내|큰손자|작은손자|큰손녀|작은손녀|" +
-  "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|할머니|할아버지|아이들|아이|애들|" +
+  "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|외할머니|외할아버지|친할머니|친할아버지|할머니|할아버지|아이들|아이|애들|" +
   "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
   "형부|매형|제부|매제|새언니|올케|형수님|형수|제수씨|처형|처제|처남|시누이|시누|시동생|도련님|아주버님|동서|" +
   "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|약혼녀|" +
+  // A former spouse, written as one word (`전 남편` may be `저는 남편`).
+  "전처|전남편|전부인|전와이프|" +
   SOCIAL;
 /**
  * Pets by kind, and the breeds people name them by (`말티즈 한 마리 키워요`, `보리라는 코숏이고`):
@@ -70,8 +72,10 @@ const DEMONSTRATED_PERSON =
  * particle or none, `그는/그가`, a name with `씨` or a title with `님` as the topic, a relative of a
  * friend or a colleague (`친구 남편이`) or a friend or a colleague of a relative (`남편 친구가`).
  */
+/** Relatives named with `님` (`장모님은 …`): family, not the third person {@link OTHERS} reads `X님은` as. */
+const FAMILY_HONORED = "(?:부모님|시부모님|장모님|형수님|도련님|아주버님|할머님|할아버님)";
 const OTHERS = new RegExp(
-  `^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이)|(?:${MY}\\s*)?(?:${SOCIAL})\\s*(?:${REL})(?:네)?${SUBJECT_PARTICLE}(?=\\s|$)|(?:${MY}\\s*)?(?:${REL})\\s*(?:${SOCIAL})${SUBJECT_PARTICLE}(?=\\s|$))\\s*`,
+  `^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|(?!${FAMILY_HONORED}(?:은|이)\\s)[가-힣]+님(?:은|이)|(?:${MY}\\s*)?(?:${SOCIAL})\\s*(?:${REL})(?:네)?${SUBJECT_PARTICLE}(?=\\s|$)|(?:${MY}\\s*)?(?:${REL})\\s*(?:${SOCIAL})${SUBJECT_PARTICLE}(?=\\s|$))\\s*`,
 );
 /**
  * A third person introduced by name and title (`최민재 대리라고, 강사 출신인데…`, `박 과장님이라고
@@ -85,7 +89,7 @@ const LEAD =
 /** The speaker as subject, with its particle or, in casual speech, without (`나 서울 살아`, `저 개발자예요`). */
 const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도|저|나)\s+/;
 const RELATIVE = new RegExp(
-  `^(?:${MY}\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+|^${MY}\\s+(${REL})\\s+|^(${REL})\\s+(?!(?:저|나|전|난|제가|내가|저는|나는|저도|나도)(?:\\s|$))`,
+  `^(?:${MY}\\s*)?(?:(?:친정|시댁|처가|외가|친가)\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+|^${MY}\\s+(${REL})\\s+|^(${REL})\\s+(?!(?:저|나|전|난|제가|내가|저는|나는|저도|나도)(?:\\s|$))`,
 );
 /**
  * A relation with no particle and no `제/내/우리` (`엄마 대전 사셔`): casual speech drops the
@@ -1153,7 +1157,8 @@ const RULES: Rule[] = [
     // (`부천 사는 중이에요`) and `-면서` (`청주에 살면서`, a clause of its own: SENTENCE_BREAK) say it too.
     // Living alone away from home says where too (`서울에서 자취해요`, `청주에서 자취하는데`).
     // How long may stand before the verb (`상도동에 4년째 살고 있어요`, `부산에서 10년 동안 살았어요`).
-    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:(?:\d+|몇|한|두|세|네|다섯|십)\s*(?:년|달|개월|해)\s*(?:째|간|동안|넘게|정도|쯤)?\s+)?(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|살면서|사는\s*중|산\s*지\s*(?:\S+\s+){0,2}?(?:됐|되었|넘었|돼)|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$)))/,
+    // So may how one lives there (`여수에 혼자 사세요`, `분당에 따로 살아요`).
+    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:(?:\d+|몇|한|두|세|네|다섯|십)\s*(?:년|달|개월|해)\s*(?:째|간|동안|넘게|정도|쯤)?\s+)?(?:(?:혼자|따로|둘이서?|아직|아직도|여전히|계속)\s+)?(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|살면서|사는\s*중|산\s*지\s*(?:\S+\s+){0,2}?(?:됐|되었|넘었|돼)|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       // `천안 살면서` names a town ending in `안`: the negation is `안` as a word of its own.
       if (/(?:^|\s)안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
@@ -1163,6 +1168,9 @@ const RULES: Rule[] = [
       const before = clean(wordsBefore(body, m).at(-1) ?? "");
       // So is a parent's house after the place (`일산 본가에서 살아`, `대구 친정에서 지내요`).
       if ((HOUSING.test(v) || PARENTS_HOUSE.test(v)) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before)) v = before;
+      // A neighbourhood after its town (`전주 효자동에`, `경기 광주 오포읍에`) keeps the town.
+      else if (/^[가-힣]{1,5}(?:동|읍|면)$/.test(v) && /^[가-힣]{2,3}$/.test(before) && bareNoun(before) && !ADVERB.test(before) && !TIME_UNIT_NOUN.test(before) && !NOT_A_HOME.test(before) && !/^(?:요즘|요새|지금|아직|여기|거기|저기|저희|우리|혼자|같이|원래|예전|전엔|나도|저도)$/.test(before))
+        v = `${before} ${v}`;
       // A kind of housing (`아파트 살아서`) or a place too general names no home; nor does living
       // with someone (`부모님을 모시고 살아요`, `애들 데리고 살아`).
       if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v) || /(?:랑|하고)$/.test(v) || vaguePlace(v)) return undefined;
@@ -3523,7 +3531,9 @@ function plainForm(sentence: string): string {
       .replace(/(?<=[가-힣])으셨(?=어요|어|습니다|다|는데|지만|고)/g, "었")
       // Connectives: `좋아하시는데` -> `좋아하는데`, `사시고` -> `살고`, `다니시다가` -> `다니다가`.
       .replace(/하시(?=는데|고|거든|지만|다가|던|는)/g, "하")
-      .replace(/사시(?=고|는데|다가)/g, "살")
+      // `사시는데` is `사는데` (ㄹ drops before `-는데`); was `살는데`, which no rule read.
+      .replace(/사시는데/g, "사는데")
+      .replace(/사시(?=고|다가)/g, "살")
       .replace(/다니시(?=고|는데|다가|던)/g, "다니")
       .replace(/다니세요/g, "다녀요")
       .replace(/다니셔(?=[.!~…\s]|$)/g, "다녀")
