@@ -16,6 +16,9 @@ const VAL = "([^,;:!?]+)";
  */
 const ENGLISH_BODY_PART =
   /^(?:(?:left|right|lower|upper|middle|big|little|pinky|ring) )*(?:head|neck|back|spine|tailbone|shoulders?|collarbones?|arms?|forearms?|elbows?|wrists?|hands?|fingers?|thumbs?|knuckles?|ribs?|chest|hips?|pelvis|legs?|thighs?|knees?|kneecaps?|shins?|calf|calves|ankles?|feet|foot|heels?|toes?|nose|jaw|teeth|tooth|skull|eye socket|ears?|eardrums?|achilles(?: tendon)?|acl|mcl|meniscus|rotator cuff|hamstrings?|groin|quads?|biceps?|triceps?|glutes?|muscles?|ligaments?|tendons?|discs?|vertebrae?|cartilage|(?:\w+ )?(?:muscle|ligament|tendon|bone)s?)$/i;
+/** Makes of phones, laptops, tablets and readers that name the device (`an iPhone`, `a Pixel 8`). */
+const DEVICE_MAKE =
+  "iPhone|iPad|MacBook|Macbook|Pixel|Galaxy|Kindle|Chromebook|ThinkPad|Surface|Apple Watch|AirPods|Fairphone|OnePlus|Xperia|Moto [A-Z0-9]\\w*";
 const REL =
   "wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|sister|brother|siblings?|mom|mother|mum|dad|father|parents|grandma|grandmother|gran|granny|nan|nana|nanna|grandpa|grandfather|grandad|granddad|grandparents|stepmum|stepmom|stepdad|ex-wife|ex-husband|ex-partner|aunt|uncle|cousin|niece|nephew|friend|best friend|roommate|boss|coworker|colleague";
 /** Relatives by family, not by friendship or work (a `'s` after them is read as `is`). */
@@ -899,6 +902,19 @@ const RULES: Rule[] = [
       return list(valueHead(v, "event"), `${sentence(s)} (belongings)`, v);
     },
     we: true,
+  },
+  {
+    // A phone, a laptop or a tablet by its make (`I use an iPhone`, `I've got a Pixel 8 now`, `I'm
+    // on a MacBook Air`): the make and the model after it, capitalised or a number. Not a make that
+    // qualifies a noun after it (`a Surface meeting`).
+    attribute: "belonging",
+    re: new RegExp(
+      `^${ADV}(?:use|uses|have|have got|own|am on) (?:an?|my) (?:(?:old|new|used|cheap|refurbished|${COLOUR}) ){0,2}(${DEVICE_MAKE})((?: (?:[A-Z0-9][\\w+]*|Pro|Max|Mini|Air|Plus|Ultra|mini|Fold|Flip)){0,3})\\b(?! (?!(?:for|at|to|and|or|but|now|too|as|with|from|since|because|so|which|that|in|on|all|mostly|these|lately)\\b)[a-z])`,
+    ),
+    build: (m, s) => {
+      const v = `${m[1]}${m[2] ?? ""}`.trim();
+      return list(v, `${s.label} uses a ${v} (belongings)`);
+    },
   },
   {
     // A car by its model (`I drive a 2019 Prius`): the capitalized name, without the year or price.

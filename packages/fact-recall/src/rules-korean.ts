@@ -465,6 +465,8 @@ const DEAL_WORD =
   "(?:이번에|결국|드디어|얼마\\s*전에?|작년에?|지난\\s*(?:주|달)에?|최근에?|중고로|새로|새것으로|새걸로|할부로|일시불로|현금으로|온라인으로|인터넷으로|직구로|당근에서?|당근으로|당근마켓에서?|그냥|싸게|급하게)";
 const DEAL_ALONE = new RegExp(`^${DEAL_WORD}$`);
 /** Devices one owns and names by make or model (`키보드`, `폰`, `노트북`). */
+/** Words of a device's model name after the make (`아이폰16 프로`, `갤럭시 Z플립`, `버즈 프로`). */
+const MODEL_WORD = "프로|맥스|울트라|플러스|미니|에어|폴드|플립|라이트|엣지|노트";
 const DEVICE =
   "키보드|마우스|폰|핸드폰|휴대폰|스마트폰|노트북|랩탑|컴퓨터|데스크탑|태블릿|패드|모니터|이어폰|헤드폰|헤드셋|카메라|시계|워치|스마트워치|청소기|로봇청소기|냉장고|세탁기|건조기|에어컨|공기청정기|밥솥|전기차|유모차|카시트";
 /** A demonstrative closing a list (`새우 게 이런거 못 먹어`): never itself the value. */
@@ -2236,10 +2238,11 @@ const RULES: Rule[] = [
   },
   {
     // A make that names its device (`맥북 M2 3년째 쓰는 중`, `아이폰 써요`): the make, one per kind
-    // of device ({@link MAKE_DEVICE}).
+    // of device ({@link MAKE_DEVICE}); the model may follow it, joined or not (`아이폰16 프로 써`,
+    // `갤럭시 Z폴드 쓰는데`).
     attribute: "belonging",
     re: new RegExp(
-      `(?:^|\\s)(${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|도)?(?:\\s+[A-Za-z0-9][A-Za-z0-9+]*)?\\s+(?:(?:\\d+|몇)\\s*(?:년|달|개월)\\s*째\\s+)?(?:써요|씁니다|쓴다|쓰고\\s*있(?!었)|쓰는\\s*중|쓰는데|쓰거든|써(?=[\\s.!~…]|$))`,
+      `(?:^|\\s)(${Object.keys(MAKE_DEVICE).join("|")})(?:[A-Za-z0-9]+)?(?:은|는|도)?(?:\\s+(?:[A-Za-z0-9][A-Za-z0-9+]*(?:${MODEL_WORD})?|${MODEL_WORD})){0,2}\\s+(?:(?:\\d+|몇)\\s*(?:년|달|개월)\\s*째\\s+)?(?:써요|씁니다|쓴다|쓰고\\s*있(?!었)|쓰는\\s*중|쓰는데|쓰거든|써(?=[\\s.!~…]|$))`,
     ),
     build: (m, l) => {
       const make = m[1] as string;
