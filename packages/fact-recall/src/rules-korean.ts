@@ -1194,8 +1194,11 @@ const RULES: Rule[] = [
     re: new RegExp(
       `(?:^|\\s)(?:고향|본가|친정)(?:은|는|이|가)\\s*([가-힣]{2,6}?)(?:${COPULA_LINK}|${COPULA}|임)(?=[\\s.,!~…]|$)|(?:^|\\s)([가-힣]{2,6})\\s+본가(?:에|로)?\\s*(?:내려가|내려갔|내려와|다녀|갔다|가요|가서|갈\\s)`,
     ),
-    build: (m, l) => {
+    build: (m, l, body) => {
       const v = clean((m[1] ?? m[2]) as string);
+      // A plan said after it (`고향이 강릉이라 그쪽으로 내려가려고 해요`) is the clause's fact: the plan
+      // rule reads the town in it.
+      if (/(?:려고|예정|계획)/.test(body.slice((m.index ?? 0) + m[0].length))) return undefined;
       // `김해라고 들었어` quotes; `안동이라고` too.
       if (/(?:라|이)$/.test(v) || !nounLike(v) || vaguePlace(v) || /^(?:어디|시골|여기|거기|저기|서울쪽)$/.test(v)) return undefined;
       return single(v, `${l}의 고향은 ${v}`);
