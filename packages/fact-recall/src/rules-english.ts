@@ -414,6 +414,20 @@ const list = (value: string, text: string, keyValue?: string) => ({ value, text,
 
 /** A place moved from before `to` (`Cheney`, `San Jose`): capitalized words. */
 const MOVED_PLACE = "([A-Z][\\w'.-]*(?: [A-Z][\\w'.-]*){0,3})";
+/**
+ * Employers by name: firms people move between (`moved from Deloitte to KPMG`), and names with a
+ * firm's word in them (`Acme Labs`, `Baird Capital`, `Hollis Group`).
+ */
+const EMPLOYER =
+  "(?:Deloitte|KPMG|PwC|EY|Ernst & Young|Accenture|McKinsey|Bain|BCG|Google|Meta|Facebook|Amazon|AWS|Microsoft|Apple|Netflix|Stripe|Salesforce|IBM|Oracle|Intel|Nvidia|NVIDIA|Tesla|Uber|Airbnb|Spotify|Shopify|Goldman Sachs|JPMorgan|JP Morgan|Morgan Stanley|Barclays|HSBC|Lloyds|Boeing|Walmart|Costco|Tesco|Sainsbury's|Unilever|Samsung|LG|Naver|Kakao|Coupang|Hyundai)|[A-Z][\\w&'.-]*(?: [A-Z][\\w&'.-]*){0,2} (?:Inc|Ltd|LLC|Group|Bank|Labs|Partners|Consulting|Capital|Technologies|Systems|Solutions|Studios|Software|Analytics)\\b\\.?";
+/**
+ * A move between employers (`moved from Deloitte to KPMG`, `switched from Google to Meta`,
+ * `jumped from Acme Labs to Hollis Group`): a job move, not a home move. Both names are employers
+ * ({@link EMPLOYER}); places in the same words stay a home move ({@link MOVED_FROM_TO}).
+ */
+const JOB_MOVED = new RegExp(
+  `^${ADV}(?:have |had |just )?(?:moved|switched|jumped|went|transferred) (?:over )?from (${EMPLOYER}) to (${EMPLOYER})(?=$|[\\s,.;:!?])`,
+);
 /** The place left in a move from one place to another: an ended residence beside the new one. */
 const MOVED_FROM_TO = new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:here |over |back )?from ${MOVED_PLACE} to `, "i");
 
@@ -432,8 +446,19 @@ const RULES: Rule[] = [
     // 100k a week`, `swim 40 lengths every morning`): the sport is a hobby; said with no cue word it
     // was a bare statement.
     attribute: "hobby",
-    re: /^(?:still |usually |also )?(run|bike|cycle|swim|walk|hike|row|ride)\s+(?:about |around |roughly |like |over |up to )?(?:\d[\d,.]*|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\s*(?:miles?|mi|km|k|kilometres?|kilometers?|laps?|lengths?)\s+(?:a|per|each|every)\s+(?:week|day|morning|month)\b/i,
+    re: /^(?:still |usually |also )?(run|bike|cycle|swim|walk|hike|row|ride)\s+(?:about |around |roughly |like |over |up to )?(?:\d[\d,.]*|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\s*(?:miles?|mi|km|k|kilometres?|kilometers?|laps?|lengths?)\s+(?:a|per|each|every)\s+(?:week|day|morning|month)\b(?!\s+(?:to|into)\s+(?:and from\s+)?(?:work|school|the office|uni|college|campus|my job)\b)/i,
     build: (m, s) => list((m[1] as string).toLowerCase(), `${s.label}'s hobby is to ${(m[1] as string).toLowerCase()} (hobby)`),
+  },
+  {
+    // A bike or a scooter one gets to work or school on (`I bike to work`, `I cycle 15 km to work each
+    // day`, `I ride my e-bike to campus`, `I bike everywhere`): one's own, as Korean `자전거로 출퇴근해요`
+    // is; a commute is no hobby. `I ride 20 km a day to work` names no vehicle: nothing.
+    attribute: "belonging",
+    re: /^(?:still |usually |also |now |just )?(?:(bike|cycle)|ride (?:my|an?) (bike|bicycle|e-?bike|scooter|motorbike|motorcycle|moped))\b(?:\s+(?:about |around |roughly )?(?:\d[\d,.]*|a|one|two|three|four|five|ten|twenty)\s*(?:miles?|mi|km|k|kilometres?|kilometers?))?(?:\s+(?:a|per|each|every)\s+day)?\s+(?:to\s+(?:and from\s+)?(?:work|school|the office|uni|college|campus|my job)|everywhere)\b/i,
+    build: (m, s) => {
+      const v = m[2] === undefined ? "bike" : (m[2] as string).toLowerCase();
+      return list(v, `${s.label} gets about on a ${v} (belongings)`, v);
+    },
   },
   {
     // A wedding to come (`we're getting married in October`, `I'm getting married next year`): a plan.
@@ -508,6 +533,13 @@ const RULES: Rule[] = [
       "i",
     ),
     build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is ${(m[1] as string).toLowerCase()} years old`),
+  },
+  {
+    // A move between employers (`moved from Deloitte to KPMG`): the employer now ({@link JOB_MOVED});
+    // the one left is an ended job beside it.
+    attribute: "work",
+    re: JOB_MOVED,
+    build: (m, s) => single(m[2] as string, `${s.label} moved from ${m[1]} to ${m[2]} (job)`),
   },
   {
     attribute: "residence",
@@ -755,13 +787,16 @@ const RULES: Rule[] = [
   {
     attribute: "family",
     re: new RegExp(
-      `^${ADV}(?:have|have got|'ve got|got) (an?|one|two|three|four|five|\\d+) (?:(older|younger|elder|big|little|baby|twin|teenage|adult|grown[- ]up|step|half) )?(sons?|daughters?|kids?|children|brothers?|sisters?|siblings?|grandchildren|grandkids)\\b`,
+      `^${ADV}(?:have|have got|'ve got|got) (an?|one|two|three|four|five|\\d+) (?:(older|younger|elder|big|little|baby|twin|teenage|adult|grown[- ]up|step|half) )?(sons?|daughters?|kids?|children|brothers?|sisters?|siblings?|grandchildren|grandkids)\\b(?<!^${ADV}got .*)|^${ADV}got (an?|one|two|three|four|five|\\d+) (?:(older|younger|elder|big|little|baby|twin|teenage|adult|grown[- ]up|step|half) )?(sons?|daughters?|kids?|children|brothers?|sisters?|siblings?|grandchildren|grandkids)\\b(?! (?:an?|the|some|something|anything|nothing|one|two|three|\\d+|his|her|their|my|our|presents?|gifts?|flowers|tickets?|cards?|toys?|books?|new)\\b)`,
       "i",
     ),
     // An age or kind between count and relative (`an older sister`, `two little boys` not: boys are no relatives).
+    // `got` with a second object after the relative (`I got a little brother a present`) is a gift
+    // bought for someone: no relative had.
     build: (m, s) => {
-      const v = `${m[1]} ${m[2] ? `${m[2]} ` : ""}${m[3]}`;
-      return list(v, `${s.label} has ${v} (family)`, (m[3] as string).replace(/s$/, ""));
+      const [count, kind, rel] = m[1] === undefined ? [m[4], m[5], m[6]] : [m[1], m[2], m[3]];
+      const v = `${count} ${kind ? `${kind} ` : ""}${rel}`;
+      return list(v, `${s.label} has ${v} (family)`, (rel as string).replace(/s$/, ""));
     },
     // `we have 2 kids`: the couple's children are the speaker's.
     we: true,
@@ -1442,6 +1477,11 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       if (left) {
         const v = left[1] as string;
         push(subject.id, "residence", { ...single(v, `${subject.label} no longer lives in ${v} (moved away)`), ended: true });
+      }
+      const leftJob = found.attribute === "work" && !found.built.ended ? JOB_MOVED.exec(partSubject.predicate) : null;
+      if (leftJob) {
+        const v = leftJob[1] as string;
+        push(subject.id, "work", { ...single(v, `${subject.label} no longer works at ${v} (moved to ${leftJob[2]})`), ended: true });
       }
     }
     if (matched && !subject.we)

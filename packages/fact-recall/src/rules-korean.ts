@@ -465,6 +465,14 @@ const DEAL_WORD =
   "(?:이번에|결국|드디어|얼마\\s*전에?|작년에?|지난\\s*(?:주|달)에?|최근에?|중고로|새로|새것으로|새걸로|할부로|일시불로|현금으로|온라인으로|인터넷으로|직구로|당근에서?|당근으로|당근마켓에서?|그냥|싸게|급하게)";
 const DEAL_ALONE = new RegExp(`^${DEAL_WORD}$`);
 /** Devices one owns and names by make or model (`키보드`, `폰`, `노트북`). */
+/**
+ * What follows a school and its verb in a modifier of a person (`나온 사람이랑`, `다니는 남자`, `졸업한
+ * 분`); not the copula after it (`서울대 나온 사람이에요` says the speaker's own school).
+ */
+const SCHOOL_OF_PERSON =
+  /^(?:는|한|인|던)?\s*(?:사람|분|남자|여자|애|놈|녀석|친구|선배|후배|동기|남친|여친|남자친구|여자친구|오빠|언니|형|누나)(?!이에요|예요|이야|야|입니다|임|이고|이라)(?:이랑|랑|하고|과|와|을|를|이|가|은|는|도|한테|에게|들|[\s.,!?~]|$)/;
+/** A vehicle of one's own one gets about on (not a bus, the underground, a taxi or a shared bike). */
+const VEHICLE = "전기자전거|자전거|로드바이크|미니벨로|스쿠터|전동킥보드|킥보드|오토바이|바이크|자차|전기차";
 /** Words of a device's model name after the make (`아이폰16 프로`, `갤럭시 Z플립`, `버즈 프로`). */
 const MODEL_WORD = "프로|맥스|울트라|플러스|미니|에어|폴드|플립|라이트|엣지|노트";
 const DEVICE =
@@ -1362,6 +1370,9 @@ const RULES: Rule[] = [
         if ((m[2] === undefined && !schoolBefore) || !bareNoun(before)) return undefined;
         v = `${before} ${v}`;
       }
+      // A school said of a person the clause goes on to name (`서울대 나온 사람이랑 결혼했어`, `연대
+      // 다니는 남자 만나`): that person's, not the speaker's.
+      if (SCHOOL_OF_PERSON.test(body.slice((m.index ?? 0) + m[0].length))) return undefined;
       // A school one finished (`서울대 나왔어요`, `연세대를 졸업했어요`) is no longer gone to.
       const finished = /^\s*(?:에\s*|을\s*|를\s*)?(?:졸업|나왔|나온)/.test(
         m[0].slice((m[1] as string).length).replace(/^\s+(?:만\s*)?[\d가-힣]{1,4}반/, ""),
@@ -2278,6 +2289,21 @@ const RULES: Rule[] = [
     },
   },
   {
+    // A vehicle one gets about on (`전기자전거로 출퇴근해요`, `출퇴근은 스쿠터로 해요`, `오토바이 타고
+    // 다녀요`, `자전거 타고 학교 다녀`): one's own, as the labelled sets read it. Not a bus, the
+    // underground or a shared bike (no `VEHICLE` of one's own), nor a negation.
+    attribute: "belonging",
+    re: new RegExp(
+      `(?:^|\\s)(${VEHICLE})(?:(?:으로|로)\\s*(?:\\S+\\s+){0,2}?(?:출퇴근|출근|통근|통학|등교|등하교)|\\s*(?:를|을)?\\s*타고\\s+(?:\\S+\\s+){0,2}?(?:다녀|다닙니다|다니는|다니고|다녀요|출퇴근|출근|통근|통학|등교))|(?:^|\\s)(?:출퇴근|출근|통근|통학)(?:은|는)\\s+(${VEHICLE})(?:으로|로)\\s+(?:해요|합니다|해|하고|하는데|다녀)`,
+    ),
+    build: (m, l, body) => {
+      if (/(?:^|\s)안\s|못\s|않|없이/.test(body.slice(m.index ?? 0))) return undefined;
+      const v = (m[1] ?? m[2]) as string;
+      return list(v, `${topic(l)} ${josa(v, "을", "를")} 타고 다닌다 (소유물)`, v);
+    },
+    relative: true,
+  },
+  {
     // A vehicle or a device one sold or got rid of (`차는 이번에 팔았어요`, `예전에 오토바이 있었는데
     // 팔았어`, `아이패드 중고로 처분했어요`, a car by its model: `쏘렌토는 작년에 팔았어요`, `모닝은
     // 폐차했어요`, or given to a relative: `스쿠터는 동생 줬어`): a belonging no longer had. Not what a
@@ -2501,10 +2527,10 @@ const CLAUSE_GO = /(?:살|다니|하|있|없|키우|배우|치|타|켜|지내|�
 /**
  * What follows a `-고` that keeps it in its clause: an auxiliary (`-고 있다`, `-고 계시다`, `-고
  * 싶다`, `-고 나서`, `-고 보니`, `-고 말았다`) or a verb of going with the means (`타고 가요`, `들고
- * 다녀요`).
+ * 다녀요`, `타고 출근해요`).
  */
 const GO_AUXILIARY =
-  /^(?:있|계시|계세|계셔|싶|나서|나니|나면|나선|보니|보면|말|다녀|다니|가|갔|간|갈|와|왔|온|올|오|그만뒀|그만두었|관뒀|퇴사했|접었)/;
+  /^(?:있|계시|계세|계셔|싶|나서|나니|나면|나선|보니|보면|말|다녀|다니|가|갔|간|갈|와|왔|온|올|오|출퇴근|출근|통근|통학|등교|그만뒀|그만두었|관뒀|퇴사했|접었)/;
 /** Words ending in `-고` that end a time, not a clause of their own (`퇴근하고 매일 타요`). */
 const GO_TIME = /^(?:퇴근하고|출근하고|하교하고|등교하고|수업하고|끝나고|마치고|일어나고)$/;
 
