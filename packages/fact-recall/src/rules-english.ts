@@ -428,6 +428,9 @@ const EMPLOYER =
 const JOB_MOVED = new RegExp(
   `^${ADV}(?:have |had |just )?(?:moved|switched|jumped|went|transferred) (?:over )?from (${EMPLOYER}) to (${EMPLOYER})(?=$|[\\s,.;:!?])`,
 );
+/** A stay's span (`for a week`, `for the summer`, `over Christmas`, `until Friday`): a visit, not a home. */
+const STAY_FOR_A_WHILE =
+  /\b(?:for (?:a|an|one|two|three|four|five|six|a few|a couple of|the) (?:night|day|week|weekend|month|summer|holidays?|semester|term|conference)s?|over (?:the )?(?:weekend|holidays?|Christmas|Easter|summer)|until (?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|next|the end)|on (?:holiday|vacation|a trip|business))\b/i;
 /** The place left in a move from one place to another: an ended residence beside the new one. */
 const MOVED_FROM_TO = new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:here |over |back )?from ${MOVED_PLACE} to `, "i");
 
@@ -558,6 +561,9 @@ const RULES: Rule[] = [
       "i",
     ),
     build: (m, s) => {
+      // A stay for a while (`I'm staying in Lisbon for a week`, `over the holidays`) is no home, as
+      // Korean `방학 동안 부산에서 지내요` is none.
+      if (/^am staying\b/i.test(s.predicate.replace(new RegExp(`^${ADV}`, "i"), "")) && STAY_FOR_A_WHILE.test(s.predicate)) return undefined;
       const v = place(m[1] as string);
       return single(valueHead(v, "place"), `${s.label} lives in ${v}`);
     },

@@ -324,10 +324,20 @@ const KIND_NOUN = /^(?:음식|요리|영화|드라마|음악|노래|날씨|옷|�
  * time (`저는`, `동생은`, `난`, `요즘엔`).
  */
 function withKindModifier(before: string, value: string): string {
-  if (!/^[가-힣]{1,4}$/.test(before) || /[은는엔]$/.test(before) || FIRST_PERSON_WORD.test(before)) return value;
+  if (!/^[가-힣]{1,5}$/.test(before) || FIRST_PERSON_WORD.test(before)) return value;
+  // An adjective of 있다/없다 or one ending in `-은` (`맛있는 음식`, `좋은 음악`): a topic's `은`/`는`
+  // would end a noun (`저는`, `동생은`), not these.
+  if (/(?:있는|없는)$/.test(before) || ADJECTIVE_EUN.test(before)) return `${before} ${value}`;
+  if (/[은는엔]$/.test(before)) return value;
   const last = before.charCodeAt(before.length - 1) - 0xac00;
-  return last % 28 === 4 ? `${before} ${value}` : value;
+  if (last % 28 === 4) return `${before} ${value}`;
+  // A noun naming the kind (`한국 음식`, `중국 요리`, `국물 요리`, `인디 음악`): the two words.
+  return bareNoun(before) && !ADVERB.test(before) && !NOT_A_KIND.test(before) ? `${before} ${value}` : value;
 }
+/** Adjectives whose modifier ends in `-은` (`좋은`, `작은`), which a topic's particle is not. */
+const ADJECTIVE_EUN = /^(?:좋은|작은|높은|낮은|많은|적은|깊은|짧은|넓은|좁은|얇은|맑은|밝은|붉은|검은|젊은|늙은|옅은|짙은|굵은|묽은)$/;
+/** Words before a kind noun that name no kind of it: times, demonstratives, quantities. */
+const NOT_A_KIND = /^(?:요즘|요새|평소|원래|옛날|그|이|저|그런|이런|저런|모든|다른|새|다|또|전부|거의|대부분|아무|어떤|무슨|웬만한|웬만|보통|주로|그냥|진짜|정말|완전|너무|엄청|제일|젤|가장|특히|좀|더)$/;
 
 /** `true` for an adjective in modifier form (`좋은`, `착한`, `예쁜`, `외향적인`), not a noun. */
 function modifierForm(word: string): boolean {
@@ -1168,10 +1178,14 @@ const RULES: Rule[] = [
     // Living alone away from home says where too (`서울에서 자취해요`, `청주에서 자취하는데`).
     // How long may stand before the verb (`상도동에 4년째 살고 있어요`, `부산에서 10년 동안 살았어요`).
     // So may how one lives there (`여수에 혼자 사세요`, `분당에 따로 살아요`).
-    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:(?:\d+|몇|한|두|세|네|다섯|십)\s*(?:년|달|개월|해)\s*(?:째|간|동안|넘게|정도|쯤)?\s+)?(?:(?:혼자|따로|둘이서?|아직|아직도|여전히|계속)\s+)?(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|살면서|사는\s*중|산\s*지\s*(?:\S+\s+){0,2}?(?:됐|되었|넘었|돼)|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$)))/,
+    // Staying somewhere (`요즘 부산에서 지내요`, `지금은 제주에서 지내고 있어요`) is living there; not for a
+    // while (`방학 동안`, `며칠`).
+    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:(?:\d+|몇|한|두|세|네|다섯|십)\s*(?:년|달|개월|해)\s*(?:째|간|동안|넘게|정도|쯤)?\s+)?(?:(?:혼자|따로|둘이서?|아직|아직도|여전히|계속)\s+)?(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|살면서|사는\s*중|산\s*지\s*(?:\S+\s+){0,2}?(?:됐|되었|넘었|돼)|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$))|(?<=\S에서\s*)(?:지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$))|지냅니다))/,
     build: (m, l, body) => {
       // `천안 살면서` names a town ending in `안`: the negation is `안` as a word of its own.
       if (/(?:^|\s)안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
+      // A stay for a while (`방학 동안 부산에서 지내요`, `며칠 제주에서 지내`) is no home.
+      if (/지내|지냅/.test(m[0]) && /(?:동안|방학|휴가|연휴|주말|며칠|잠깐|잠시|출장|여행|한\s*달|일주일)/.test(body)) return undefined;
       let v = withPlaceWord(body, m);
       // A kind of housing after the place (`신림 원룸 살아`, `분당 아파트에 살아요`) is that place's;
       // a price or a size before it (`월세 원룸`, `작은 원룸`) is no place (NOT_A_HOME, bareNoun).
