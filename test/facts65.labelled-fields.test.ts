@@ -25,7 +25,12 @@ function fileWith(name: string, value: unknown): string {
 }
 
 const fact = { subject: "user", attribute: "residence", value: "Leeds" };
-const file = (facts: unknown[], text = "I live in Leeds") => ({ items: [{ text: "나 강아지 키워", facts: [] }, { text, facts }] });
+const file = (facts: unknown[], text = "I live in Leeds") => ({
+  items: [
+    { text: "나 강아지 키워", facts: [] },
+    { text, facts },
+  ],
+});
 
 describe("a labelled fact file with an empty field", () => {
   it.each([
@@ -48,7 +53,9 @@ describe("a labelled fact file with an empty field", () => {
 
   it("reads a file whose fields are filled, in English and Korean", () => {
     const items = readLabelledFacts(
-      fileWith("good.labelled.json", { items: [{ text: "부산 살아요", facts: [{ subject: "user", attribute: "residence", value: "부산" }] }] }),
+      fileWith("good.labelled.json", {
+        items: [{ text: "부산 살아요", facts: [{ subject: "user", attribute: "residence", value: "부산" }] }],
+      }),
     );
     expect(items[0]?.facts[0]?.value).toBe("부산");
     expect(readLabelledFacts(fileWith("en.labelled.json", file([fact])))[1]?.facts).toEqual([fact]);

@@ -19,9 +19,8 @@ describe("a job move is no home move", () => {
     ["I moved from Denver to Boise last year", "user:residence=Boise"],
   ])("%s -> %s", (text, fact) => expectFact(text, fact));
 
-  it.each(["I moved from Accenture to PwC in the spring", "I switched from Google to Stripe last year"])(
-    "no residence: %s",
-    (text) => expectNo(text, "user:residence"),
+  it.each(["I moved from Accenture to PwC in the spring", "I switched from Google to Stripe last year"])("no residence: %s", (text) =>
+    expectNo(text, "user:residence"),
   );
 });
 

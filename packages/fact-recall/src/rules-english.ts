@@ -563,7 +563,8 @@ const RULES: Rule[] = [
     build: (m, s) => {
       // A stay for a while (`I'm staying in Lisbon for a week`, `over the holidays`) is no home, as
       // Korean `방학 동안 부산에서 지내요` is none.
-      if (/^am staying\b/i.test(s.predicate.replace(new RegExp(`^${ADV}`, "i"), "")) && STAY_FOR_A_WHILE.test(s.predicate)) return undefined;
+      if (/^am staying\b/i.test(s.predicate.replace(new RegExp(`^${ADV}`, "i"), "")) && STAY_FOR_A_WHILE.test(s.predicate))
+        return undefined;
       const v = place(m[1] as string);
       return single(valueHead(v, "place"), `${s.label} lives in ${v}`);
     },

@@ -337,7 +337,8 @@ function withKindModifier(before: string, value: string): string {
 /** Adjectives whose modifier ends in `-은` (`좋은`, `작은`), which a topic's particle is not. */
 const ADJECTIVE_EUN = /^(?:좋은|작은|높은|낮은|많은|적은|깊은|짧은|넓은|좁은|얇은|맑은|밝은|붉은|검은|젊은|늙은|옅은|짙은|굵은|묽은)$/;
 /** Words before a kind noun that name no kind of it: times, demonstratives, quantities. */
-const NOT_A_KIND = /^(?:요즘|요새|평소|원래|옛날|그|이|저|그런|이런|저런|모든|다른|새|다|또|전부|거의|대부분|아무|어떤|무슨|웬만한|웬만|보통|주로|그냥|진짜|정말|완전|너무|엄청|제일|젤|가장|특히|좀|더)$/;
+const NOT_A_KIND =
+  /^(?:요즘|요새|평소|원래|옛날|그|이|저|그런|이런|저런|모든|다른|새|다|또|전부|거의|대부분|아무|어떤|무슨|웬만한|웬만|보통|주로|그냥|진짜|정말|완전|너무|엄청|제일|젤|가장|특히|좀|더)$/;
 
 /** `true` for an adjective in modifier form (`좋은`, `착한`, `예쁜`, `외향적인`), not a noun. */
 function modifierForm(word: string): boolean {
@@ -1193,7 +1194,15 @@ const RULES: Rule[] = [
       // So is a parent's house after the place (`일산 본가에서 살아`, `대구 친정에서 지내요`).
       if ((HOUSING.test(v) || PARENTS_HOUSE.test(v)) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before)) v = before;
       // A neighbourhood after its town (`전주 효자동에`, `경기 광주 오포읍에`) keeps the town.
-      else if (/^[가-힣]{1,5}(?:동|읍|면)$/.test(v) && /^[가-힣]{2,3}$/.test(before) && bareNoun(before) && !ADVERB.test(before) && !TIME_UNIT_NOUN.test(before) && !NOT_A_HOME.test(before) && !/^(?:요즘|요새|지금|아직|여기|거기|저기|저희|우리|혼자|같이|원래|예전|전엔|나도|저도)$/.test(before))
+      else if (
+        /^[가-힣]{1,5}(?:동|읍|면)$/.test(v) &&
+        /^[가-힣]{2,3}$/.test(before) &&
+        bareNoun(before) &&
+        !ADVERB.test(before) &&
+        !TIME_UNIT_NOUN.test(before) &&
+        !NOT_A_HOME.test(before) &&
+        !/^(?:요즘|요새|지금|아직|여기|거기|저기|저희|우리|혼자|같이|원래|예전|전엔|나도|저도)$/.test(before)
+      )
         v = `${before} ${v}`;
       // A kind of housing (`아파트 살아서`) or a place too general names no home; nor does living
       // with someone (`부모님을 모시고 살아요`, `애들 데리고 살아`).
