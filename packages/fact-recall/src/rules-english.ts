@@ -100,7 +100,7 @@ const CONTRACTIONS: Array<[RegExp, string | ((all: string, ...groups: string[]) 
   // possessive (`my mom's house`): before a word that only follows a verb.
   [
     new RegExp(
-      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|stationed|based|away|\\d+|${AGE_WORD})\\b)`,
+      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pescatarian|coeliac|celiac|lactose|deaf|blind|colou?rblind|asthmatic|epileptic|autistic|pregnant|stationed|based|away|\\d+|${AGE_WORD})\\b)`,
       "g",
     ),
     "$1 is ",
@@ -1332,13 +1332,26 @@ const SHE =
   /^(?:wife|girlfriend|fianc[ée]e|daughter|sister|mom|mother|mum|stepmum|stepmom|grandma|grandmother|gran|granny|nan|nana|nanna|aunt|niece)$/;
 
 /** Splits a message into sentences, then clauses that may each carry a subject. */
+/**
+ * A first-person or `my <relative>` statement, then a comma and a question (`…, does he need to …?`,
+ * `…, can you …?`, `…, any ideas?`): group 1 is the statement. Not a hypothetical's (`if …`: the
+ * clause is dropped later), nor a question first (`do you think my son is …?`).
+ */
+const STATEMENT_THEN_QUESTION = new RegExp(
+  `^((?:I|I am|we|my (?:${REL}))\\b[^,?]*?),\\s+(?:(?:so|and|but)\\s+)?(?:does|do|did|can|could|should|would|will|is|are|was|were|what|how|which|where|when|who|any|anything)\\b[^?]*\\?$`,
+  "i",
+);
 export function englishClauses(text: string): string[] {
   let t = text;
   for (const [re, to] of CONTRACTIONS) t = typeof to === "string" ? t.replace(re, to) : t.replace(re, to);
   const out: string[] = [];
   // Not after a title (`Ms. Park, ...`, `Dr. Lee`).
   for (const sentence of t.split(/(?<=[.!?])(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|St)\.)\s+|\n+/)) {
-    const s = sentence.trim();
+    let s = sentence.trim();
+    // A statement before a question about it (`My husband's a plumber, does he need to file
+    // separately?`, `my wife is celiac, any tips?`): the statement, without the question.
+    const asked = STATEMENT_THEN_QUESTION.exec(s);
+    if (asked) s = asked[1] as string;
     if (s === "" || s.endsWith("?") || QUESTION_START.test(s)) continue;
     for (const clause of s.split(CLAUSE_SPLIT)) {
       if (clause.trim() !== "") out.push(clause.trim());

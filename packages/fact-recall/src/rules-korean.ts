@@ -1015,6 +1015,16 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // The date first (`3월 14일이 제 생일이라 그날은 빼주세요`, `10월 2일이 내 생일이야`): the birthday,
+    // in a request too (the clause is cut before the request).
+    attribute: "birthday",
+    re: /(\d{1,2}\s*월\s*\d{1,2}\s*일)(?:이|은)\s*(?:제|내)\s*생일(?:이라서?|이에요|이야|임|입니다|인데|이고)(?=[\s.,!~…]|$)/,
+    build: (m, l) => {
+      const v = (m[1] as string).replace(/\s+/g, " ");
+      return single(v, `${l}의 생일은 ${v} (생일, 나이)`);
+    },
+  },
+  {
     attribute: "birthday",
     // `내 생일 5월 3일이야` drops the particle; a birthday is a date (`생일 파티야` is none).
     // The date may end its own clause (`생일이 3월 2일이라 친구들이 …`): only the date is read.
@@ -1787,7 +1797,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "health",
-    re: /(\S+?)(?:을|를|이|가)\s*(?:다쳤|부러졌|삐었)/,
+    // A sprain as people say it (`발목 접질렸어`, `손목을 삐끗했어요`): a body part, its particle dropped.
+    re: new RegExp(`(\\S+?)(?:을|를|이|가|(?<=(?:${BODY_PART}))(?=\\s))\\s*(?:다쳤|부러졌|삐었|접질렸|접질러서|삐끗했|삐끗해서)`),
     build: (m, l) => list(`${clean(m[1] as string)} 부상`, `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 다쳤다 (건강)`),
     relative: true,
   },
@@ -3237,7 +3248,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       topicRelative = /(?:은|는|께서는|이|가|께서)\s+$/.test(own[0]) && !had ? relative : undefined;
     } else if (topicRelative !== undefined && !FIRST_PERSON.test(lead) && !OTHERS.test(plainForm(lead))) {
       sentence = `${topicRelative}는 ${lead}`;
-    } else if (!FIRST_PERSON.test(lead) && HONORIFIC.test(lead)) {
+    } else if (!FIRST_PERSON.test(lead) && HONORIFIC.test(lead) && !REQUESTED.test(lead)) {
       if (relative === undefined) continue;
       sentence = `${relative}는 ${lead}`;
     } else if (FIRST_PERSON.test(lead)) relative = undefined;
@@ -3539,6 +3550,12 @@ function completed(previous: string, m: RegExpExecArray, speaker: Speaker): Cand
  * about the relative an earlier sentence named (`엄마는 걷기 하셔. 등산도 좋아하시고`), or about
  * someone unnamed: no fact of the speaker's.
  */
+/**
+ * A polite request at a clause's end (`빼주세요`, `조심해 주세요`, `알려주세요`): the `-세요` asks the
+ * listener, so it marks no senior as the clause's subject ({@link HONORIFIC}); what the clause says
+ * before it is the speaker's (`3월 14일이 제 생일이라 그날은 빼주세요`).
+ */
+const REQUESTED = /(?:주|줘|드리)(?:세요|셔요|십시오)[.!~…]*$/;
 const HONORIFIC =
   /[가-힣](?<!마)(?:시(?:고|는데|거든|지만|다가|던|며|죠)|셔(?:요|서)?|세요|십니다|셨(?:어요|어|습니다|다|는데|고|지만|거든요?|대요?|죠|잖아요?)?)(?=[\s.!~…]|$)/;
 
