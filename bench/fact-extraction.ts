@@ -13,34 +13,21 @@
  *
  * Run: pnpm tsx bench/fact-extraction.ts                 (the Korean dev set; prints a summary and the misses)
  *      pnpm tsx bench/fact-extraction.ts --data bench/fixtures/korean-facts-heldout.labelled.json --json
- * Data: `{ "items": [{ "text": "...", "facts": [{ "subject", "attribute", "value", "ended"? }] }] }`.
+ * Data: `{ "items": [{ "text": "...", "facts": [{ "subject", "attribute", "value", "ended"? }] }] }`
+ * (support/labelled-facts.ts); an empty text, subject, attribute or value stops the run with the field named.
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type CandidateFact, extractFactsHeuristic } from "@threadwise/fact-recall";
-import { z } from "zod/v4";
 import { benchArgs, printJson } from "./support/cli.js";
-import { readDataFile } from "./support/data-file.js";
+import { type LabelledFact as Labelled, readLabelledFacts } from "./support/labelled-facts.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = benchArgs(resolve(here, "fixtures/korean-facts-dev.labelled.json"), {
   repeat: { type: "string", default: "50" },
 });
 
-const labelledFile = z.object({
-  items: z
-    .array(
-      z.object({
-        text: z.string(),
-        facts: z.array(z.object({ subject: z.string(), attribute: z.string(), value: z.string(), ended: z.boolean().optional() })),
-      }),
-    )
-    // No statement: no time per message (0 / 0) and nothing to match.
-    .min(1, "no statement: expected labelled items"),
-});
-type Labelled = z.infer<typeof labelledFile>["items"][number]["facts"][number];
-
-const items = readDataFile(labelledFile, args.data, "labelled fact file").items;
+const items = readLabelledFacts(args.data);
 const repeat = Number(args.values.repeat);
 if (!Number.isInteger(repeat) || repeat < 1) {
   console.error("--repeat must be a positive integer");

@@ -16,8 +16,11 @@ const VAL = "([^,;:!?]+)";
  */
 const ENGLISH_BODY_PART =
   /^(?:(?:left|right|lower|upper|middle|big|little|pinky|ring) )*(?:head|neck|back|spine|tailbone|shoulders?|collarbones?|arms?|forearms?|elbows?|wrists?|hands?|fingers?|thumbs?|knuckles?|ribs?|chest|hips?|pelvis|legs?|thighs?|knees?|kneecaps?|shins?|calf|calves|ankles?|feet|foot|heels?|toes?|nose|jaw|teeth|tooth|skull|eye socket|ears?|eardrums?|achilles(?: tendon)?|acl|mcl|meniscus|rotator cuff|hamstrings?|groin|quads?|biceps?|triceps?|glutes?|muscles?|ligaments?|tendons?|discs?|vertebrae?|cartilage|(?:\w+ )?(?:muscle|ligament|tendon|bone)s?)$/i;
+/** Makes of phones, laptops, tablets and readers that name the device (`an iPhone`, `a Pixel 8`). */
+const DEVICE_MAKE =
+  "iPhone|iPad|MacBook|Macbook|Pixel|Galaxy|Kindle|Chromebook|ThinkPad|Surface|Apple Watch|AirPods|Fairphone|OnePlus|Xperia|Moto [A-Z0-9]\\w*";
 const REL =
-  "wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|sister|brother|siblings?|mom|mother|mum|dad|father|parents|grandma|grandmother|gran|granny|nan|nana|nanna|grandpa|grandfather|grandad|granddad|grandparents|stepmum|stepmom|stepdad|aunt|uncle|cousin|niece|nephew|friend|best friend|roommate|boss|coworker|colleague";
+  "wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|sister|brother|siblings?|mom|mother|mum|dad|father|parents|grandma|grandmother|gran|granny|nan|nana|nanna|grandpa|grandfather|grandad|granddad|grandparents|stepmum|stepmom|stepdad|ex-wife|ex-husband|ex-partner|aunt|uncle|cousin|niece|nephew|friend|best friend|roommate|boss|coworker|colleague";
 /** Relatives by family, not by friendship or work (a `'s` after them is read as `is`). */
 const FAMILY_REL = REL.split("|")
   .filter((r) => !/^(?:friend|best friend|roommate|boss|coworker|colleague)$/.test(r))
@@ -97,7 +100,7 @@ const CONTRACTIONS: Array<[RegExp, string | ((all: string, ...groups: string[]) 
   // possessive (`my mom's house`): before a word that only follows a verb.
   [
     new RegExp(
-      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|stationed|based|away|\\d+|${AGE_WORD})\\b)`,
+      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pescatarian|coeliac|celiac|lactose|deaf|blind|colou?rblind|asthmatic|epileptic|autistic|pregnant|stationed|based|away|\\d+|${AGE_WORD})\\b)`,
       "g",
     ),
     "$1 is ",
@@ -411,6 +414,23 @@ const list = (value: string, text: string, keyValue?: string) => ({ value, text,
 
 /** A place moved from before `to` (`Cheney`, `San Jose`): capitalized words. */
 const MOVED_PLACE = "([A-Z][\\w'.-]*(?: [A-Z][\\w'.-]*){0,3})";
+/**
+ * Employers by name: firms people move between (`moved from Deloitte to KPMG`), and names with a
+ * firm's word in them (`Acme Labs`, `Baird Capital`, `Hollis Group`).
+ */
+const EMPLOYER =
+  "(?:Deloitte|KPMG|PwC|EY|Ernst & Young|Accenture|McKinsey|Bain|BCG|Google|Meta|Facebook|Amazon|AWS|Microsoft|Apple|Netflix|Stripe|Salesforce|IBM|Oracle|Intel|Nvidia|NVIDIA|Tesla|Uber|Airbnb|Spotify|Shopify|Goldman Sachs|JPMorgan|JP Morgan|Morgan Stanley|Barclays|HSBC|Lloyds|Boeing|Walmart|Costco|Tesco|Sainsbury's|Unilever|Samsung|LG|Naver|Kakao|Coupang|Hyundai)|[A-Z][\\w&'.-]*(?: [A-Z][\\w&'.-]*){0,2} (?:Inc|Ltd|LLC|Group|Bank|Labs|Partners|Consulting|Capital|Technologies|Systems|Solutions|Studios|Software|Analytics)\\b\\.?";
+/**
+ * A move between employers (`moved from Deloitte to KPMG`, `switched from Google to Meta`,
+ * `jumped from Acme Labs to Hollis Group`): a job move, not a home move. Both names are employers
+ * ({@link EMPLOYER}); places in the same words stay a home move ({@link MOVED_FROM_TO}).
+ */
+const JOB_MOVED = new RegExp(
+  `^${ADV}(?:have |had |just )?(?:moved|switched|jumped|went|transferred) (?:over )?from (${EMPLOYER}) to (${EMPLOYER})(?=$|[\\s,.;:!?])`,
+);
+/** A stay's span (`for a week`, `for the summer`, `over Christmas`, `until Friday`): a visit, not a home. */
+const STAY_FOR_A_WHILE =
+  /\b(?:for (?:a|an|one|two|three|four|five|six|a few|a couple of|the) (?:night|day|week|weekend|month|summer|holidays?|semester|term|conference)s?|over (?:the )?(?:weekend|holidays?|Christmas|Easter|summer)|until (?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|next|the end)|on (?:holiday|vacation|a trip|business))\b/i;
 /** The place left in a move from one place to another: an ended residence beside the new one. */
 const MOVED_FROM_TO = new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:here |over |back )?from ${MOVED_PLACE} to `, "i");
 
@@ -429,8 +449,19 @@ const RULES: Rule[] = [
     // 100k a week`, `swim 40 lengths every morning`): the sport is a hobby; said with no cue word it
     // was a bare statement.
     attribute: "hobby",
-    re: /^(?:still |usually |also )?(run|bike|cycle|swim|walk|hike|row|ride)\s+(?:about |around |roughly |like |over |up to )?(?:\d[\d,.]*|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\s*(?:miles?|mi|km|k|kilometres?|kilometers?|laps?|lengths?)\s+(?:a|per|each|every)\s+(?:week|day|morning|month)\b/i,
+    re: /^(?:still |usually |also )?(run|bike|cycle|swim|walk|hike|row|ride)\s+(?:about |around |roughly |like |over |up to )?(?:\d[\d,.]*|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\s*(?:miles?|mi|km|k|kilometres?|kilometers?|laps?|lengths?)\s+(?:a|per|each|every)\s+(?:week|day|morning|month)\b(?!\s+(?:to|into)\s+(?:and from\s+)?(?:work|school|the office|uni|college|campus|my job)\b)/i,
     build: (m, s) => list((m[1] as string).toLowerCase(), `${s.label}'s hobby is to ${(m[1] as string).toLowerCase()} (hobby)`),
+  },
+  {
+    // A bike or a scooter one gets to work or school on (`I bike to work`, `I cycle 15 km to work each
+    // day`, `I ride my e-bike to campus`, `I bike everywhere`): one's own, as Korean `자전거로 출퇴근해요`
+    // is; a commute is no hobby. `I ride 20 km a day to work` names no vehicle: nothing.
+    attribute: "belonging",
+    re: /^(?:still |usually |also |now |just )?(?:(bike|cycle)|ride (?:my|an?) (bike|bicycle|e-?bike|scooter|motorbike|motorcycle|moped))\b(?:\s+(?:about |around |roughly )?(?:\d[\d,.]*|a|one|two|three|four|five|ten|twenty)\s*(?:miles?|mi|km|k|kilometres?|kilometers?))?(?:\s+(?:a|per|each|every)\s+day)?\s+(?:to\s+(?:and from\s+)?(?:work|school|the office|uni|college|campus|my job)|everywhere)\b/i,
+    build: (m, s) => {
+      const v = m[2] === undefined ? "bike" : (m[2] as string).toLowerCase();
+      return list(v, `${s.label} gets about on a ${v} (belongings)`, v);
+    },
   },
   {
     // A wedding to come (`we're getting married in October`, `I'm getting married next year`): a plan.
@@ -507,6 +538,13 @@ const RULES: Rule[] = [
     build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is ${(m[1] as string).toLowerCase()} years old`),
   },
   {
+    // A move between employers (`moved from Deloitte to KPMG`): the employer now ({@link JOB_MOVED});
+    // the one left is an ended job beside it.
+    attribute: "work",
+    re: JOB_MOVED,
+    build: (m, s) => single(m[2] as string, `${s.label} moved from ${m[1]} to ${m[2]} (job)`),
+  },
+  {
     attribute: "residence",
     re: new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated)(?: back)? (?:to|into) ${VAL}`, "i"),
     build: (m, s) => {
@@ -519,10 +557,14 @@ const RULES: Rule[] = [
   {
     attribute: "residence",
     re: new RegExp(
-      `^${ADV}(?:live|lives|am living|have been living|have lived|reside|am based|am staying) (?:(?:out|up|down|over|right) )?in ${VAL}`,
+      `^${ADV}(?:live|lives|am living|have been living|have lived|reside|am based|am staying) (?:(?:on (?:my|her|his|their|our) own|alone|by (?:myself|herself|himself|themselves)) )?(?:(?:out|up|down|over|right) )?in ${VAL}`,
       "i",
     ),
     build: (m, s) => {
+      // A stay for a while (`I'm staying in Lisbon for a week`, `over the holidays`) is no home, as
+      // Korean `방학 동안 부산에서 지내요` is none.
+      if (/^am staying\b/i.test(s.predicate.replace(new RegExp(`^${ADV}`, "i"), "")) && STAY_FOR_A_WHILE.test(s.predicate))
+        return undefined;
       const v = place(m[1] as string);
       return single(valueHead(v, "place"), `${s.label} lives in ${v}`);
     },
@@ -752,13 +794,16 @@ const RULES: Rule[] = [
   {
     attribute: "family",
     re: new RegExp(
-      `^${ADV}(?:have|have got|'ve got|got) (an?|one|two|three|four|five|\\d+) (?:(older|younger|elder|big|little|baby|twin|teenage|adult|grown[- ]up|step|half) )?(sons?|daughters?|kids?|children|brothers?|sisters?|siblings?|grandchildren|grandkids)\\b`,
+      `^${ADV}(?:have|have got|'ve got|got) (an?|one|two|three|four|five|\\d+) (?:(older|younger|elder|big|little|baby|twin|teenage|adult|grown[- ]up|step|half) )?(sons?|daughters?|kids?|children|brothers?|sisters?|siblings?|grandchildren|grandkids)\\b(?<!^${ADV}got .*)|^${ADV}got (an?|one|two|three|four|five|\\d+) (?:(older|younger|elder|big|little|baby|twin|teenage|adult|grown[- ]up|step|half) )?(sons?|daughters?|kids?|children|brothers?|sisters?|siblings?|grandchildren|grandkids)\\b(?! (?:an?|the|some|something|anything|nothing|one|two|three|\\d+|his|her|their|my|our|presents?|gifts?|flowers|tickets?|cards?|toys?|books?|new)\\b)`,
       "i",
     ),
     // An age or kind between count and relative (`an older sister`, `two little boys` not: boys are no relatives).
+    // `got` with a second object after the relative (`I got a little brother a present`) is a gift
+    // bought for someone: no relative had.
     build: (m, s) => {
-      const v = `${m[1]} ${m[2] ? `${m[2]} ` : ""}${m[3]}`;
-      return list(v, `${s.label} has ${v} (family)`, (m[3] as string).replace(/s$/, ""));
+      const [count, kind, rel] = m[1] === undefined ? [m[4], m[5], m[6]] : [m[1], m[2], m[3]];
+      const v = `${count} ${kind ? `${kind} ` : ""}${rel}`;
+      return list(v, `${s.label} has ${v} (family)`, (rel as string).replace(/s$/, ""));
     },
     // `we have 2 kids`: the couple's children are the speaker's.
     we: true,
@@ -844,6 +889,21 @@ const RULES: Rule[] = [
     we: true,
   },
   {
+    // The one liked best (`I like Splendor best`, `of all of them I love peaches the most`): the
+    // favourite, as Korean `제일 좋아해요` is.
+    attribute: "favorite",
+    re: new RegExp(
+      `^${ADV}(?:love|loves|like|likes|enjoy|enjoys) ([^,;:!?]{2,40}?) (?:(?:the )?best|the most)(?=$|[,;:!?.]|\\s+(?:of all|by far|though|honestly)\\b)`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 6);
+      return FILLER_VALUES.test(v) || /^(?:it|that|this|them|him|her|you|one|those|these|to\b.*|being\b.*)$/i.test(v)
+        ? undefined
+        : list(v, `${s.label} likes ${v} best (likes)`);
+    },
+  },
+  {
     attribute: "likes",
     re: new RegExp(
       `^${ADV}(?:love|loves|like|likes|enjoy|enjoys|adore|am ${ADV}(?:into|(?:a )?(?:big |huge )?fan of|passionate about|obsessed with|crazy about|mad about(?! (?:my|his|her|their|our|your|the|it|this|that|him|them|what|how|being|having)\\b)|keen on|interested in)) ${VAL}`,
@@ -884,6 +944,19 @@ const RULES: Rule[] = [
       return list(valueHead(v, "event"), `${sentence(s)} (belongings)`, v);
     },
     we: true,
+  },
+  {
+    // A phone, a laptop or a tablet by its make (`I use an iPhone`, `I've got a Pixel 8 now`, `I'm
+    // on a MacBook Air`): the make and the model after it, capitalised or a number. Not a make that
+    // qualifies a noun after it (`a Surface meeting`).
+    attribute: "belonging",
+    re: new RegExp(
+      `^${ADV}(?:use|uses|have|have got|own|am on) (?:an?|my) (?:(?:old|new|used|cheap|refurbished|${COLOUR}) ){0,2}(${DEVICE_MAKE})((?: (?:[A-Z0-9][\\w+]*|Pro|Max|Mini|Air|Plus|Ultra|mini|Fold|Flip)){0,3})\\b(?! (?!(?:for|at|to|and|or|but|now|too|as|with|from|since|because|so|which|that|in|on|all|mostly|these|lately)\\b)[a-z])`,
+    ),
+    build: (m, s) => {
+      const v = `${m[1]}${m[2] ?? ""}`.trim();
+      return list(v, `${s.label} uses a ${v} (belongings)`);
+    },
   },
   {
     // A car by its model (`I drive a 2019 Prius`): the capitalized name, without the year or price.
@@ -1112,6 +1185,16 @@ const NAME_CLAUSE =
 const WORKPLACE_CLAUSE = new RegExp(
   `\\b[Mm]y (?:(${REL})'s )?(?:company|employer|workplace|job|work)(?: is|'s)(?: now)? (?:at |with )?(?!I\\b)([A-Z][\\w&'.-]*(?: [A-Z][\\w&'.-]*){0,3})`,
 );
+/**
+ * Where the speaker is from, said of the home town or the family home (`my hometown's Dayton`, `my
+ * home town is Bury`, `my parents' place is in Tulsa`, `back home in Fresno we …`): the town, a
+ * capitalised name of up to three words.
+ */
+const HOMETOWN_CLAUSE =
+  /(?:\b[Mm]y |^)(?:home ?town(?:'s|’s| is)|(?:parents|folks)['’] (?:place|house) is in|family home is in) ([A-Z][\w-]*(?: [A-Z][\w-]*){0,2})|^[Bb]ack home in ([A-Z][\w-]*(?: [A-Z][\w-]*){0,2})\b/;
+/** A name said to be the speaker's favourite (`Catan is my favorite`, `Splendor's my fave`): the name, capitalised. */
+const FAVORITE_NAMED =
+  /^([A-Z][\w'’&-]*(?: [A-Z][\w'’&-]*){0,3})(?: is|'s|’s) (?:my|our) (?:all[- ]time )?(?:favou?rite|fave)(?: one)?(?=$|[,;:!?.]|\s+(?:by far|for sure|though)\b)/;
 const FAVORITE_CLAUSE = /(?:\bmy |^)(?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
 /**
  * A vocative before the speaker's clause (`Rosa, I moved ...`, `Ms. Park, I'm ...`, `grandma, my
@@ -1146,7 +1229,7 @@ const SIDE_FACTS: Array<[RegExp, string]> = [
  * Provo and work at a clinic`, `is nine and obsessed with Lego`).
  */
 const SAME_SUBJECT_AND =
-  /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study|plays?|retired from|(?:obsessed|mad|crazy) (?:with|about))\b)/i;
+  /\s+and\s+(?=(?:(?:still|now|also) )?(?:lives?|works?|am|is|has|have|goes|go|studies|study|plays?|retired from|(?:obsessed|mad|crazy) (?:with|about))\b)/i;
 /** `my birthday is on 3/22`, `my son's birthday is May 2nd`: the date. */
 /** Months as chat shortens them (`Nov 3rd`, `Sept. 12`). */
 const MONTH_ABBR = "(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?";
@@ -1249,13 +1332,26 @@ const SHE =
   /^(?:wife|girlfriend|fianc[ée]e|daughter|sister|mom|mother|mum|stepmum|stepmom|grandma|grandmother|gran|granny|nan|nana|nanna|aunt|niece)$/;
 
 /** Splits a message into sentences, then clauses that may each carry a subject. */
+/**
+ * A first-person or `my <relative>` statement, then a comma and a question (`…, does he need to …?`,
+ * `…, can you …?`, `…, any ideas?`): group 1 is the statement. Not a hypothetical's (`if …`: the
+ * clause is dropped later), nor a question first (`do you think my son is …?`).
+ */
+const STATEMENT_THEN_QUESTION = new RegExp(
+  `^((?:I|I am|we|my (?:${REL}))\\b[^,?]*?),\\s+(?:(?:so|and|but)\\s+)?(?:does|do|did|can|could|should|would|will|is|are|was|were|what|how|which|where|when|who|any|anything)\\b[^?]*\\?$`,
+  "i",
+);
 export function englishClauses(text: string): string[] {
   let t = text;
   for (const [re, to] of CONTRACTIONS) t = typeof to === "string" ? t.replace(re, to) : t.replace(re, to);
   const out: string[] = [];
   // Not after a title (`Ms. Park, ...`, `Dr. Lee`).
   for (const sentence of t.split(/(?<=[.!?])(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|St)\.)\s+|\n+/)) {
-    const s = sentence.trim();
+    let s = sentence.trim();
+    // A statement before a question about it (`My husband's a plumber, does he need to file
+    // separately?`, `my wife is celiac, any tips?`): the statement, without the question.
+    const asked = STATEMENT_THEN_QUESTION.exec(s);
+    if (asked) s = asked[1] as string;
     if (s === "" || s.endsWith("?") || QUESTION_START.test(s)) continue;
     for (const clause of s.split(CLAUSE_SPLIT)) {
       if (clause.trim() !== "") out.push(clause.trim());
@@ -1301,6 +1397,16 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const value = cut(favorite[2] as string, 6);
       push(speaker.id, "favorite", list(`${thing}: ${value}`, `${speaker.label}'s favorite ${thing} is ${value} (likes)`, thing));
     }
+    const named = favorite ? null : FAVORITE_NAMED.exec(clause.replace(LEAD, ""));
+    if (named && !/^(?:It|That|This|He|She|They|Mine|Which|What|Who)$|^(?:My|Our|Your|His|Her|Their) /.test(named[1] as string)) {
+      const v = named[1] as string;
+      push(speaker.id, "favorite", list(v, `${speaker.label}'s favorite is ${v} (likes)`));
+    }
+    const hometown = HOMETOWN_CLAUSE.exec(clause.replace(LEAD, ""));
+    if (hometown) {
+      const v = (hometown[1] ?? hometown[2]) as string;
+      push(speaker.id, "hometown", single(v, `${speaker.label} is from ${v} (hometown)`));
+    }
     const hobby = HOBBY_CLAUSE.exec(clause);
     if (hobby) {
       const rel = hobby[1]?.toLowerCase();
@@ -1333,7 +1439,7 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const v = ((noMore[1] ?? noMore[2]) as string).toLowerCase();
       push(speaker.id, noMore[1] ? "health" : "hobby", { ...list(v, `${speaker.label} no longer: ${v}`), ended: true });
     }
-    if (name || family || pet || favorite || hobby || workplace || birthday || noMore || died) continue;
+    if (name || family || pet || favorite || named || hometown || hobby || workplace || birthday || noMore || died) continue;
     const unnamed = clause.replace(LEAD, "").replace(VOCATIVE, "");
     const relativeName = RELATIVE_NAMED.exec(unnamed)?.[2];
     const body = relativeName === undefined ? unnamed : unnamed.replace(RELATIVE_NAMED, "$1 ");
@@ -1391,6 +1497,11 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       if (left) {
         const v = left[1] as string;
         push(subject.id, "residence", { ...single(v, `${subject.label} no longer lives in ${v} (moved away)`), ended: true });
+      }
+      const leftJob = found.attribute === "work" && !found.built.ended ? JOB_MOVED.exec(partSubject.predicate) : null;
+      if (leftJob) {
+        const v = leftJob[1] as string;
+        push(subject.id, "work", { ...single(v, `${subject.label} no longer works at ${v} (moved to ${leftJob[2]})`), ended: true });
       }
     }
     if (matched && !subject.we)

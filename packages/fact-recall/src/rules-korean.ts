@@ -27,11 +27,13 @@ const SOCIAL =
 const REL =
   // Children by their order (`큰애`, `작은딸`, `막내`) before the bare relations they end in.
   "큰아들|작은아들|막내아들|큰딸|작은딸|막내딸|큰아이|작은아이|큰애|작은애|막내|큰손자|작은손자|큰손녀|작은손녀|" +
-  "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|할머니|할아버지|아이들|아이|애들|" +
-  "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
+  "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|외할머니|외할아버지|친할머니|친할아버지|할머니|할아버지|아이들|아이|애들|" +
+  "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손주|손자|손녀|며느리|사위|" +
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
   "형부|매형|제부|매제|새언니|올케|형수님|형수|제수씨|처형|처제|처남|시누이|시누|시동생|도련님|아주버님|동서|" +
   "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|약혼녀|" +
+  // A former spouse, written as one word (`전 남편` may be `저는 남편`).
+  "전처|전남편|전부인|전와이프|" +
   SOCIAL;
 /**
  * Pets by kind, and the breeds people name them by (`말티즈 한 마리 키워요`, `보리라는 코숏이고`):
@@ -70,8 +72,10 @@ const DEMONSTRATED_PERSON =
  * particle or none, `그는/그가`, a name with `씨` or a title with `님` as the topic, a relative of a
  * friend or a colleague (`친구 남편이`) or a friend or a colleague of a relative (`남편 친구가`).
  */
+/** Relatives named with `님` (`장모님은 …`): family, not the third person {@link OTHERS} reads `X님은` as. */
+const FAMILY_HONORED = "(?:부모님|시부모님|장모님|형수님|도련님|아주버님|할머님|할아버님)";
 const OTHERS = new RegExp(
-  `^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이)|(?:${MY}\\s*)?(?:${SOCIAL})\\s*(?:${REL})(?:네)?${SUBJECT_PARTICLE}(?=\\s|$)|(?:${MY}\\s*)?(?:${REL})\\s*(?:${SOCIAL})${SUBJECT_PARTICLE}(?=\\s|$))\\s*`,
+  `^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|[가-힣]+(?:님|씨)\\s*(?:댁|네)\\s+|(?!${FAMILY_HONORED}(?:은|이)\\s)[가-힣]+님(?:은|이)|(?:${MY}\\s*)?(?:${SOCIAL})\\s*(?:${REL})(?:네)?${SUBJECT_PARTICLE}(?=\\s|$)|(?:${MY}\\s*)?(?:${REL})\\s*(?:${SOCIAL})${SUBJECT_PARTICLE}(?=\\s|$))\\s*`,
 );
 /**
  * A third person introduced by name and title (`최민재 대리라고, 강사 출신인데…`, `박 과장님이라고
@@ -85,7 +89,7 @@ const LEAD =
 /** The speaker as subject, with its particle or, in casual speech, without (`나 서울 살아`, `저 개발자예요`). */
 const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도|저|나)\s+/;
 const RELATIVE = new RegExp(
-  `^(?:${MY}\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+|^${MY}\\s+(${REL})\\s+|^(${REL})\\s+(?!(?:저|나|전|난|제가|내가|저는|나는|저도|나도)(?:\\s|$))`,
+  `^(?:${MY}\\s*)?(?:(?:친정|시댁|처가|외가|친가)\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+|^${MY}\\s+(${REL})\\s+|^(${REL})\\s+(?!(?:저|나|전|난|제가|내가|저는|나는|저도|나도)(?:\\s|$))`,
 );
 /**
  * A relation with no particle and no `제/내/우리` (`엄마 대전 사셔`): casual speech drops the
@@ -117,6 +121,8 @@ const GA_NOUN =
  * sentence does not say there, so it is the speaker's unless someone else is named.
  */
 const ATTRIBUTE_TOPIC = /^(?:직업|이름|나이|취미|고향|전공|생일|혈액형|특기|꿈)(?:은|는|이|가)$/;
+/** A topic naming where one is from ({@link ATTRIBUTE_TOPIC}, or the family home: `본가는`, `친정이`). */
+const HOME_TOPIC = /^(?:직업|고향|전공|본가|친정)(?:은|는|이|가)$/;
 // `-나요` asks only fused to its verb (`가나요`): after a space, `나요` is the verb 나다 (`두드러기가 나요`).
 // `-으니` ending a clause is its reason (`살고 있으니 …`), not a question.
 const QUESTION_FORM = /\?|(?:(?<=[가-힣])나요|까요|(?<!으)니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
@@ -318,10 +324,21 @@ const KIND_NOUN = /^(?:음식|요리|영화|드라마|음악|노래|날씨|옷|�
  * time (`저는`, `동생은`, `난`, `요즘엔`).
  */
 function withKindModifier(before: string, value: string): string {
-  if (!/^[가-힣]{1,4}$/.test(before) || /[은는엔]$/.test(before) || FIRST_PERSON_WORD.test(before)) return value;
+  if (!/^[가-힣]{1,5}$/.test(before) || FIRST_PERSON_WORD.test(before)) return value;
+  // An adjective of 있다/없다 or one ending in `-은` (`맛있는 음식`, `좋은 음악`): a topic's `은`/`는`
+  // would end a noun (`저는`, `동생은`), not these.
+  if (/(?:있는|없는)$/.test(before) || ADJECTIVE_EUN.test(before)) return `${before} ${value}`;
+  if (/[은는엔]$/.test(before)) return value;
   const last = before.charCodeAt(before.length - 1) - 0xac00;
-  return last % 28 === 4 ? `${before} ${value}` : value;
+  if (last % 28 === 4) return `${before} ${value}`;
+  // A noun naming the kind (`한국 음식`, `중국 요리`, `국물 요리`, `인디 음악`): the two words.
+  return bareNoun(before) && !ADVERB.test(before) && !NOT_A_KIND.test(before) ? `${before} ${value}` : value;
 }
+/** Adjectives whose modifier ends in `-은` (`좋은`, `작은`), which a topic's particle is not. */
+const ADJECTIVE_EUN = /^(?:좋은|작은|높은|낮은|많은|적은|깊은|짧은|넓은|좁은|얇은|맑은|밝은|붉은|검은|젊은|늙은|옅은|짙은|굵은|묽은)$/;
+/** Words before a kind noun that name no kind of it: times, demonstratives, quantities. */
+const NOT_A_KIND =
+  /^(?:요즘|요새|평소|원래|옛날|그|이|저|그런|이런|저런|모든|다른|새|다|또|전부|거의|대부분|아무|어떤|무슨|웬만한|웬만|보통|주로|그냥|진짜|정말|완전|너무|엄청|제일|젤|가장|특히|좀|더)$/;
 
 /** `true` for an adjective in modifier form (`좋은`, `착한`, `예쁜`, `외향적인`), not a noun. */
 function modifierForm(word: string): boolean {
@@ -459,6 +476,16 @@ const DEAL_WORD =
   "(?:이번에|결국|드디어|얼마\\s*전에?|작년에?|지난\\s*(?:주|달)에?|최근에?|중고로|새로|새것으로|새걸로|할부로|일시불로|현금으로|온라인으로|인터넷으로|직구로|당근에서?|당근으로|당근마켓에서?|그냥|싸게|급하게)";
 const DEAL_ALONE = new RegExp(`^${DEAL_WORD}$`);
 /** Devices one owns and names by make or model (`키보드`, `폰`, `노트북`). */
+/**
+ * What follows a school and its verb in a modifier of a person (`나온 사람이랑`, `다니는 남자`, `졸업한
+ * 분`); not the copula after it (`서울대 나온 사람이에요` says the speaker's own school).
+ */
+const SCHOOL_OF_PERSON =
+  /^(?:는|한|인|던)?\s*(?:사람|분|남자|여자|애|놈|녀석|친구|선배|후배|동기|남친|여친|남자친구|여자친구|오빠|언니|형|누나)(?!이에요|예요|이야|야|입니다|임|이고|이라)(?:이랑|랑|하고|과|와|을|를|이|가|은|는|도|한테|에게|들|[\s.,!?~]|$)/;
+/** A vehicle of one's own one gets about on (not a bus, the underground, a taxi or a shared bike). */
+const VEHICLE = "전기자전거|자전거|로드바이크|미니벨로|스쿠터|전동킥보드|킥보드|오토바이|바이크|자차|전기차";
+/** Words of a device's model name after the make (`아이폰16 프로`, `갤럭시 Z플립`, `버즈 프로`). */
+const MODEL_WORD = "프로|맥스|울트라|플러스|미니|에어|폴드|플립|라이트|엣지|노트";
 const DEVICE =
   "키보드|마우스|폰|핸드폰|휴대폰|스마트폰|노트북|랩탑|컴퓨터|데스크탑|태블릿|패드|모니터|이어폰|헤드폰|헤드셋|카메라|시계|워치|스마트워치|청소기|로봇청소기|냉장고|세탁기|건조기|에어컨|공기청정기|밥솥|전기차|유모차|카시트";
 /** A demonstrative closing a list (`새우 게 이런거 못 먹어`): never itself the value. */
@@ -830,7 +857,7 @@ const DEPARTMENT = new RegExp(
  * 살아요.`, `딸이 둘 있는데 걔네 다 미국 살아`, `모두 결혼했어요`).
  */
 const PLURAL_BACK =
-  /^(?:다들|모두|모두들|걔네(?:들)?(?:은|는|도)?(?:\s+(?:다|모두))?|얘네(?:들)?(?:은|는|도)?(?:\s+(?:다|모두))?|(?:둘|셋|넷)\s*다)\s+/;
+  /^(?:다들|모두|모두들|다|전부|걔네(?:들)?(?:은|는|도)?(?:\s+(?:다|모두))?|얘네(?:들)?(?:은|는|도)?(?:\s+(?:다|모두))?|(?:둘|셋|넷)\s*다)\s+/;
 /** A school level alone, said after a relative was named (`동생 하나 있음. 고딩임`). */
 const SCHOOL_SLANG_ALONE = /^(?:고딩|중딩|대딩|초딩|고[1-3]|중[1-3]|초[1-6])(?:이에요|이야|입니다|임)[.!~…]*$/;
 /** School levels in slang or by their year (`고딩`, `중딩`, `대딩`, `초딩`, `고3`, `중1`). */
@@ -986,6 +1013,16 @@ const RULES: Rule[] = [
         ? single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`)
         : undefined,
     relative: true,
+  },
+  {
+    // The date first (`3월 14일이 제 생일이라 그날은 빼주세요`, `10월 2일이 내 생일이야`): the birthday,
+    // in a request too (the clause is cut before the request).
+    attribute: "birthday",
+    re: /(\d{1,2}\s*월\s*\d{1,2}\s*일)(?:이|은)\s*(?:제|내)\s*생일(?:이라서?|이에요|이야|임|입니다|인데|이고)(?=[\s.,!~…]|$)/,
+    build: (m, l) => {
+      const v = (m[1] as string).replace(/\s+/g, " ");
+      return single(v, `${l}의 생일은 ${v} (생일, 나이)`);
+    },
   },
   {
     attribute: "birthday",
@@ -1151,16 +1188,32 @@ const RULES: Rule[] = [
     // (`부천 사는 중이에요`) and `-면서` (`청주에 살면서`, a clause of its own: SENTENCE_BREAK) say it too.
     // Living alone away from home says where too (`서울에서 자취해요`, `청주에서 자취하는데`).
     // How long may stand before the verb (`상도동에 4년째 살고 있어요`, `부산에서 10년 동안 살았어요`).
-    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:(?:\d+|몇|한|두|세|네|다섯|십)\s*(?:년|달|개월|해)\s*(?:째|간|동안|넘게|정도|쯤)?\s+)?(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|살면서|사는\s*중|산\s*지\s*(?:\S+\s+){0,2}?(?:됐|되었|넘었|돼)|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$)))/,
+    // So may how one lives there (`여수에 혼자 사세요`, `분당에 따로 살아요`).
+    // Staying somewhere (`요즘 부산에서 지내요`, `지금은 제주에서 지내고 있어요`) is living there; not for a
+    // while (`방학 동안`, `며칠`).
+    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:(?:\d+|몇|한|두|세|네|다섯|십)\s*(?:년|달|개월|해)\s*(?:째|간|동안|넘게|정도|쯤)?\s+)?(?:(?:혼자|따로|둘이서?|아직|아직도|여전히|계속)\s+)?(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|살면서|사는\s*중|산\s*지\s*(?:\S+\s+){0,2}?(?:됐|되었|넘었|돼)|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$))|(?<=\S에서\s*)(?:지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$))|지냅니다))/,
     build: (m, l, body) => {
       // `천안 살면서` names a town ending in `안`: the negation is `안` as a word of its own.
       if (/(?:^|\s)안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
+      // A stay for a while (`방학 동안 부산에서 지내요`, `며칠 제주에서 지내`) is no home.
+      if (/지내|지냅/.test(m[0]) && /(?:동안|방학|휴가|연휴|주말|며칠|잠깐|잠시|출장|여행|한\s*달|일주일)/.test(body)) return undefined;
       let v = withPlaceWord(body, m);
       // A kind of housing after the place (`신림 원룸 살아`, `분당 아파트에 살아요`) is that place's;
       // a price or a size before it (`월세 원룸`, `작은 원룸`) is no place (NOT_A_HOME, bareNoun).
       const before = clean(wordsBefore(body, m).at(-1) ?? "");
       // So is a parent's house after the place (`일산 본가에서 살아`, `대구 친정에서 지내요`).
       if ((HOUSING.test(v) || PARENTS_HOUSE.test(v)) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before)) v = before;
+      // A neighbourhood after its town (`전주 효자동에`, `경기 광주 오포읍에`) keeps the town.
+      else if (
+        /^[가-힣]{1,5}(?:동|읍|면)$/.test(v) &&
+        /^[가-힣]{2,3}$/.test(before) &&
+        bareNoun(before) &&
+        !ADVERB.test(before) &&
+        !TIME_UNIT_NOUN.test(before) &&
+        !NOT_A_HOME.test(before) &&
+        !/^(?:요즘|요새|지금|아직|여기|거기|저기|저희|우리|혼자|같이|원래|예전|전엔|나도|저도)$/.test(before)
+      )
+        v = `${before} ${v}`;
       // A kind of housing (`아파트 살아서`) or a place too general names no home; nor does living
       // with someone (`부모님을 모시고 살아요`, `애들 데리고 살아`).
       if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v) || /(?:랑|하고)$/.test(v) || vaguePlace(v)) return undefined;
@@ -1172,6 +1225,25 @@ const RULES: Rule[] = [
     attribute: "hometown",
     re: new RegExp(`고향(?:은|이)\\s*(\\S+?)${COPULA}`),
     build: (m, l) => single(clean(m[1] as string), `${l}의 고향은 ${clean(m[1] as string)}`),
+    relative: true,
+  },
+  {
+    // The copula's connective (`고향이 강릉이라 …`, `고향은 목포고 …`), chat's `임` (`본가는 목포임`); the
+    // family home (`본가가 대전이라`, `친정이 전주라서`) is where one is from too. A town before the
+    // home one goes down to (`대전 본가 내려가서`) is it as well; one moved into (`인천 본가 들어왔어`) is a residence.
+    attribute: "hometown",
+    re: new RegExp(
+      `(?:^|\\s)(?:고향|본가|친정)(?:은|는|이|가)\\s*([가-힣]{2,6}?)(?:${COPULA_LINK}|${COPULA}|임)(?=[\\s.,!~…]|$)|(?:^|\\s)([가-힣]{2,6})\\s+본가(?:에|로)?\\s*(?:내려가|내려갔|내려와|다녀|갔다|가요|가서|갈\\s)`,
+    ),
+    build: (m, l, body) => {
+      const v = clean((m[1] ?? m[2]) as string);
+      // A plan said after it (`고향이 강릉이라 그쪽으로 내려가려고 해요`) is the clause's fact: the plan
+      // rule reads the town in it.
+      if (/(?:려고|예정|계획)/.test(body.slice((m.index ?? 0) + m[0].length))) return undefined;
+      // `김해라고 들었어` quotes; `안동이라고` too.
+      if (/(?:라|이)$/.test(v) || !nounLike(v) || vaguePlace(v) || /^(?:어디|시골|여기|거기|저기|서울쪽)$/.test(v)) return undefined;
+      return single(v, `${l}의 고향은 ${v}`);
+    },
     relative: true,
   },
   {
@@ -1331,6 +1403,9 @@ const RULES: Rule[] = [
         if ((m[2] === undefined && !schoolBefore) || !bareNoun(before)) return undefined;
         v = `${before} ${v}`;
       }
+      // A school said of a person the clause goes on to name (`서울대 나온 사람이랑 결혼했어`, `연대
+      // 다니는 남자 만나`): that person's, not the speaker's.
+      if (SCHOOL_OF_PERSON.test(body.slice((m.index ?? 0) + m[0].length))) return undefined;
       // A school one finished (`서울대 나왔어요`, `연세대를 졸업했어요`) is no longer gone to.
       const finished = /^\s*(?:에\s*|을\s*|를\s*)?(?:졸업|나왔|나온)/.test(
         m[0].slice((m[1] as string).length).replace(/^\s+(?:만\s*)?[\d가-힣]{1,4}반/, ""),
@@ -1722,7 +1797,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "health",
-    re: /(\S+?)(?:을|를|이|가)\s*(?:다쳤|부러졌|삐었)/,
+    // A sprain as people say it (`발목 접질렸어`, `손목을 삐끗했어요`): a body part, its particle dropped.
+    re: new RegExp(`(\\S+?)(?:을|를|이|가|(?<=(?:${BODY_PART}))(?=\\s))\\s*(?:다쳤|부러졌|삐었|접질렸|접질러서|삐끗했|삐끗해서)`),
     build: (m, l) => list(`${clean(m[1] as string)} 부상`, `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 다쳤다 (건강)`),
     relative: true,
   },
@@ -1750,15 +1826,37 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // The one liked best (`보드게임은 스플렌더 제일 좋아해요`, `크림빵을 가장 좋아해서`, `과일은 복숭아가
+    // 젤 좋아요`): the favourite, of the kind the topic names. `이`/`가` is the subject's particle but
+    // for nouns that end in it (`떡볶이`, `고양이`).
+    attribute: "favorite",
+    re: new RegExp(
+      `(?:(?:^|\\s)([가-힣]{1,6})(?:은|는)\\s+)?(?<=^|\\s)([가-힣A-Za-z0-9+#]+?)(?:을|를|(?<=${OPEN_SYLLABLE})가|(?<=${CLOSED_SYLLABLE})(?<!떡볶|고양|닭꼬치|오)이)?\\s+(?:제일|젤|가장)\\s*좋아(?:해요|해|합니다|하고요?|해서|하는데|하거든요?|하죠|요|용)?(?=[\\s.,!~…]|$)`,
+    ),
+    build: (m, l) => {
+      const kind = m[1];
+      const v = clean(m[2] as string);
+      if (ADVERB.test(v) || /(?:은|는)$/.test(v) || (!nounLike(v) && !/^[A-Za-z0-9+#]+$/.test(v) && !/^(?:떡볶|고양|닭꼬치|오)이$/.test(v)))
+        return undefined;
+      if (kind !== undefined && (ADVERB.test(kind) || /^(?:지금|요즘|요새|오늘|이제|그래도|그중|그|이|저|전|난|저는|나는)$/.test(kind)))
+        return list(v, `${josa(l, "이", "가")} 제일 좋아하는 것은 ${v} (좋아함)`);
+      return kind
+        ? list(`${kind}: ${v}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(kind, "은", "는")} ${v} (좋아함)`, kind)
+        : list(v, `${josa(l, "이", "가")} 제일 좋아하는 것은 ${v} (좋아함)`);
+    },
+  },
+  {
     attribute: "favorite",
     // Chat's `최애` before the kind says the same (`제 최애 가수는 아이유예요`, `최애 음식 떡볶이임`).
     // `내 최애는 뉴진스야` names no kind: the favourite alone.
     re: new RegExp(
-      `(?:(?:제일|가장)\\s*좋아하는|(?:^|\\s)(?:${MY}\\s*)?최애)(?:\\s+(\\S+?)(?:은|는|\\s)|(?<=애)(?:는|\\s))\\s*(\\S+)(?:(?<=${CLOSED_SYLLABLE})(?:이에요|이야|입니다|이고|이다|이라서?|임|인데|이지만|이거든요?)|(?<=${OPEN_SYLLABLE})(?:예요|에요|야|입니다|고|다|라서?|임|인데|지만|거든요?)|(?<=[A-Za-z0-9])(?:이에요|예요|이야|야|입니다|임))(?=[\\s.,!~…]|$)`,
+      `(?:(?:제일|가장)\\s*좋아하는|(?:^|\\s)(?:${MY}\\s*)?최애)(?:\\s+(\\S+?)(?:은|는|\\s)|(?<=애)(?:는|\\s))\\s*((?:[가-힣A-Za-z]{2,8}\\s(?=\\S+(?:이에요|예요|입니다|이야|임)(?=[\\s.,!~…]|$)))?\\S+)(?:(?<=${CLOSED_SYLLABLE})(?:이에요|이야|입니다|이고|이다|이라서?|임|인데|이지만|이거든요?)|(?<=${OPEN_SYLLABLE})(?:예요|에요|야|입니다|고|다|라서?|임|인데|지만|거든요?)|(?<=[A-Za-z0-9])(?:이에요|예요|이야|야|입니다|임))(?=[\\s.,!~…]|$)`,
     ),
     build: (m, l) => {
       // `아이유인데` reads as `아이유이에요` ({@link COPULA_CONNECTIVE_END}): the `이` is the copula's.
-      const v = /에요$/.test(m[0]) ? (m[2] as string).replace(new RegExp(`(?<=${OPEN_SYLLABLE})이$`), "") : (m[2] as string);
+      // A sentence adverb before a two-word value (`역시 아이유예요`) is no part of it.
+      const said = (m[2] as string).replace(/^(?:역시|당연히|단연|단연코|진짜|정말|아무래도|무조건)\s+/, "");
+      const v = /에요$/.test(m[0]) ? said.replace(new RegExp(`(?<=${OPEN_SYLLABLE})이$`), "") : said;
       return m[1] === undefined
         ? list(v, `${l}의 최애는 ${v} (좋아함)`)
         : list(`${m[1]}: ${v}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(m[1] as string, "은", "는")} ${v} (좋아함)`, m[1]);
@@ -2188,10 +2286,11 @@ const RULES: Rule[] = [
   },
   {
     // A make that names its device (`맥북 M2 3년째 쓰는 중`, `아이폰 써요`): the make, one per kind
-    // of device ({@link MAKE_DEVICE}).
+    // of device ({@link MAKE_DEVICE}); the model may follow it, joined or not (`아이폰16 프로 써`,
+    // `갤럭시 Z폴드 쓰는데`).
     attribute: "belonging",
     re: new RegExp(
-      `(?:^|\\s)(${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|도)?(?:\\s+[A-Za-z0-9][A-Za-z0-9+]*)?\\s+(?:(?:\\d+|몇)\\s*(?:년|달|개월)\\s*째\\s+)?(?:써요|씁니다|쓴다|쓰고\\s*있(?!었)|쓰는\\s*중|쓰는데|쓰거든|써(?=[\\s.!~…]|$))`,
+      `(?:^|\\s)(${Object.keys(MAKE_DEVICE).join("|")})(?:[A-Za-z0-9]+)?(?:은|는|도)?(?:\\s+(?:[A-Za-z0-9][A-Za-z0-9+]*(?:${MODEL_WORD})?|${MODEL_WORD})){0,2}\\s+(?:(?:\\d+|몇)\\s*(?:년|달|개월)\\s*째\\s+)?(?:써요|씁니다|쓴다|쓰고\\s*있(?!었)|쓰는\\s*중|쓰는데|쓰거든|써(?=[\\s.!~…]|$))`,
     ),
     build: (m, l) => {
       const make = m[1] as string;
@@ -2222,6 +2321,21 @@ const RULES: Rule[] = [
       if (REL_WORD.test(owner.replace(/네$/, "")) || /의$/.test(owner) || (owner !== "" && givenNameLike(owner))) return undefined;
       return { ...list(v, `${topic(l)} ${josa(v, "은", "는")} 이제 없다 (반려동물, 죽었다)`, v), ended: true };
     },
+  },
+  {
+    // A vehicle one gets about on (`전기자전거로 출퇴근해요`, `출퇴근은 스쿠터로 해요`, `오토바이 타고
+    // 다녀요`, `자전거 타고 학교 다녀`): one's own, as the labelled sets read it. Not a bus, the
+    // underground or a shared bike (no `VEHICLE` of one's own), nor a negation.
+    attribute: "belonging",
+    re: new RegExp(
+      `(?:^|\\s)(${VEHICLE})(?:(?:으로|로)\\s*(?:\\S+\\s+){0,2}?(?:출퇴근|출근|통근|통학|등교|등하교)|\\s*(?:를|을)?\\s*타고\\s+(?:\\S+\\s+){0,2}?(?:다녀|다닙니다|다니는|다니고|다녀요|출퇴근|출근|통근|통학|등교))|(?:^|\\s)(?:출퇴근|출근|통근|통학)(?:은|는)\\s+(${VEHICLE})(?:으로|로)\\s+(?:해요|합니다|해|하고|하는데|다녀)`,
+    ),
+    build: (m, l, body) => {
+      if (/(?:^|\s)안\s|못\s|않|없이/.test(body.slice(m.index ?? 0))) return undefined;
+      const v = (m[1] ?? m[2]) as string;
+      return list(v, `${topic(l)} ${josa(v, "을", "를")} 타고 다닌다 (소유물)`, v);
+    },
+    relative: true,
   },
   {
     // A vehicle or a device one sold or got rid of (`차는 이번에 팔았어요`, `예전에 오토바이 있었는데
@@ -2447,10 +2561,10 @@ const CLAUSE_GO = /(?:살|다니|하|있|없|키우|배우|치|타|켜|지내|�
 /**
  * What follows a `-고` that keeps it in its clause: an auxiliary (`-고 있다`, `-고 계시다`, `-고
  * 싶다`, `-고 나서`, `-고 보니`, `-고 말았다`) or a verb of going with the means (`타고 가요`, `들고
- * 다녀요`).
+ * 다녀요`, `타고 출근해요`).
  */
 const GO_AUXILIARY =
-  /^(?:있|계시|계세|계셔|싶|나서|나니|나면|나선|보니|보면|말|다녀|다니|가|갔|간|갈|와|왔|온|올|오|그만뒀|그만두었|관뒀|퇴사했|접었)/;
+  /^(?:있|계시|계세|계셔|싶|나서|나니|나면|나선|보니|보면|말|다녀|다니|가|갔|간|갈|와|왔|온|올|오|출퇴근|출근|통근|통학|등교|그만뒀|그만두었|관뒀|퇴사했|접었)/;
 /** Words ending in `-고` that end a time, not a clause of their own (`퇴근하고 매일 타요`). */
 const GO_TIME = /^(?:퇴근하고|출근하고|하교하고|등교하고|수업하고|끝나고|마치고|일어나고)$/;
 
@@ -2478,6 +2592,9 @@ function endsClauseAtGo(before: string, word: string, next: string, rest: string
   )
     return false;
   if (CLAUSE_GO.test(word)) return true;
+  // The copula's `-고` after a topic that names what the value is (`고향은 목포고 …`, `본가는 대전이고 …`,
+  // `직업은 교사고 …`) ends that fact's clause.
+  if (HOME_TOPIC.test(before.split(/\s+/).at(-1) ?? "")) return true;
   const noun = stem.replace(/이$/, "");
   // An age in native numbers ends its clause too (`올해 스물하나고 대전에 살아요`).
   return new RegExp(`(?:${JOB})$|^(?:${KOREAN_AGE})$`).test(noun) || givenNameLike(noun);
@@ -3131,7 +3248,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       topicRelative = /(?:은|는|께서는|이|가|께서)\s+$/.test(own[0]) && !had ? relative : undefined;
     } else if (topicRelative !== undefined && !FIRST_PERSON.test(lead) && !OTHERS.test(plainForm(lead))) {
       sentence = `${topicRelative}는 ${lead}`;
-    } else if (!FIRST_PERSON.test(lead) && HONORIFIC.test(lead)) {
+    } else if (!FIRST_PERSON.test(lead) && HONORIFIC.test(lead) && !REQUESTED.test(lead)) {
       if (relative === undefined) continue;
       sentence = `${relative}는 ${lead}`;
     } else if (FIRST_PERSON.test(lead)) relative = undefined;
@@ -3433,6 +3550,12 @@ function completed(previous: string, m: RegExpExecArray, speaker: Speaker): Cand
  * about the relative an earlier sentence named (`엄마는 걷기 하셔. 등산도 좋아하시고`), or about
  * someone unnamed: no fact of the speaker's.
  */
+/**
+ * A polite request at a clause's end (`빼주세요`, `조심해 주세요`, `알려주세요`): the `-세요` asks the
+ * listener, so it marks no senior as the clause's subject ({@link HONORIFIC}); what the clause says
+ * before it is the speaker's (`3월 14일이 제 생일이라 그날은 빼주세요`).
+ */
+const REQUESTED = /(?:주|줘|드리)(?:세요|셔요|십시오)[.!~…]*$/;
 const HONORIFIC =
   /[가-힣](?<!마)(?:시(?:고|는데|거든|지만|다가|던|며|죠)|셔(?:요|서)?|세요|십니다|셨(?:어요|어|습니다|다|는데|고|지만|거든요?|대요?|죠|잖아요?)?)(?=[\s.!~…]|$)/;
 
@@ -3480,7 +3603,9 @@ function plainForm(sentence: string): string {
       .replace(/(?<=[가-힣])으셨(?=어요|어|습니다|다|는데|지만|고)/g, "었")
       // Connectives: `좋아하시는데` -> `좋아하는데`, `사시고` -> `살고`, `다니시다가` -> `다니다가`.
       .replace(/하시(?=는데|고|거든|지만|다가|던|는)/g, "하")
-      .replace(/사시(?=고|는데|다가)/g, "살")
+      // `사시는데` is `사는데` (ㄹ drops before `-는데`); was `살는데`, which no rule read.
+      .replace(/사시는데/g, "사는데")
+      .replace(/사시(?=고|다가)/g, "살")
       .replace(/다니시(?=고|는데|다가|던)/g, "다니")
       .replace(/다니세요/g, "다녀요")
       .replace(/다니셔(?=[.!~…\s]|$)/g, "다녀")
