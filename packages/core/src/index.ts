@@ -234,6 +234,7 @@ export {
   selectIndexedView,
   type ThreadIndex,
 } from "./thread-index.js";
+export { refuseSlashedRunsInV1Log } from "./stream-redaction.js";
 export { threadwiseMiddleware } from "./threadwise-middleware.js";
 export {
   envTimerMs,
