@@ -180,6 +180,7 @@ export {
 export { type CountedRequest, requestTokenBound, requestTokens } from "./request-tokens.js";
 export { withoutCalls } from "./sent-copies.js";
 export { ThreadwiseStrayResultError } from "./stray-result-error.js";
+export { refuseSlashedRunsInV1Log } from "./stream-redaction.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
   type ArchivedWindow,
@@ -234,7 +235,6 @@ export {
   selectIndexedView,
   type ThreadIndex,
 } from "./thread-index.js";
-export { refuseSlashedRunsInV1Log } from "./stream-redaction.js";
 export { threadwiseMiddleware } from "./threadwise-middleware.js";
 export {
   envTimerMs,

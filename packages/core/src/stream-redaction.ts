@@ -230,7 +230,7 @@ export function refuseSlashedRunsInV1Log(): void {
       this.raiseError = true;
       throw new ThreadwiseConfigError(
         "streamEvents.version",
-        `streamEvents version "v1" would never end on this run: LangChain core builds v1 events from its log stream, whose paths split run names on "/", and the node ${run.name} (a threadwise middleware's) is named with one; call streamEvents with version "v2" (the same events) or "v3", or leave the node out with the v1 call's includeNames/excludeNames`,
+        `streamEvents version "v1" would never end on this run: LangChain core builds v1 events from its log stream, whose paths split run names on "/", and the run ${run.name} (a threadwise middleware's nodes are named threadwise/<name>.<hook>) is named with one; call streamEvents with version "v2" (the same events) or "v3", or leave the node out with the v1 call's includeNames/excludeNames`,
       );
     }
     return onRunCreate.call(this, run);
