@@ -180,6 +180,7 @@ export {
 export { type CountedRequest, requestTokenBound, requestTokens } from "./request-tokens.js";
 export { withoutCalls } from "./sent-copies.js";
 export { ThreadwiseStrayResultError } from "./stray-result-error.js";
+export { refuseSlashedRunsInV1Log } from "./stream-redaction.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
   type ArchivedWindow,

@@ -1,3 +1,4 @@
+import { LogStreamCallbackHandler } from "@langchain/core/tracers/log_stream";
 import { IterableReadableStream } from "@langchain/core/utils/stream";
 import { Command } from "@langchain/langgraph";
 import { ThreadwiseConfigError } from "./errors.js";
@@ -185,6 +186,56 @@ function slashedNodesLoggedByV1(graph: RedactableGraph, options: unknown): strin
     const run = { name, run_type: "chain", tags };
     return handlers.some((handler) => typeof handler._includeRun !== "function" || handler._includeRun(run));
   });
+}
+
+/** Set on LangChain core's `LogStreamCallbackHandler.prototype` once {@link refuseSlashedRunsInV1Log} patched it. */
+const V1_LOG_GUARDED = Symbol.for("threadwise.v1LogGuarded");
+
+/** The fields of a `LogStreamCallbackHandler` (and of the run it is given) read by the guard. */
+interface GuardedLogHandler {
+  _schemaFormat?: unknown;
+  rootId?: unknown;
+  raiseError?: boolean;
+  _includeRun(run: unknown): boolean;
+}
+
+/**
+ * Makes LangChain core's `streamEvents` v1 refuse, at the start of the run, a run named with "/"
+ * that it would log (a threadwise middleware's node: `threadwise/work-memory.before_agent`, ...),
+ * instead of never ending. v1 events are built from the log stream, whose entries are keyed
+ * `/logs/<run name>` and read back with `path.split("/")[2]` (@langchain/core 1.4.0): the reader
+ * fails on such an entry and the run then waits forever on the log handler's next write. That
+ * happens before any hook of the node runs, so the check sits where the entry is made: the log
+ * handler's `onRunCreate` (patched once on `LogStreamCallbackHandler.prototype`; a handler in
+ * `"streaming_events"` format only, so `streamLog` is untouched) throws ThreadwiseConfigError, raised
+ * by LangChain's callback manager (the handler's `raiseError` set for it): the node's run fails
+ * before it starts and the v1 stream ends with the error. A run the v1 call's
+ * `includeNames`/`excludeNames` (types, tags) filters leave out is not logged, so not refused.
+ * Called by every threadwise middleware factory (`threadwiseMiddleware`, `memoryStack`'s turn
+ * admission): it covers an agent not wrapped in hideMemoryState, run at the top or nested.
+ */
+export function refuseSlashedRunsInV1Log(): void {
+  const proto = LogStreamCallbackHandler.prototype as unknown as Record<PropertyKey, unknown>;
+  if (proto[V1_LOG_GUARDED] === true) return;
+  const onRunCreate = proto.onRunCreate as (this: GuardedLogHandler, run: { id?: unknown; name?: unknown }) => Promise<void>;
+  proto.onRunCreate = async function guardedOnRunCreate(this: GuardedLogHandler, run: { id?: unknown; name?: unknown }) {
+    if (
+      this._schemaFormat === "streaming_events" &&
+      this.rootId !== undefined &&
+      run.id !== this.rootId &&
+      typeof run.name === "string" &&
+      run.name.includes("/") &&
+      this._includeRun(run)
+    ) {
+      this.raiseError = true;
+      throw new ThreadwiseConfigError(
+        "streamEvents.version",
+        `streamEvents version "v1" would never end on this run: LangChain core builds v1 events from its log stream, whose paths split run names on "/", and the run ${run.name} (a threadwise middleware's nodes are named threadwise/<name>.<hook>) is named with one; call streamEvents with version "v2" (the same events) or "v3", or leave the node out with the v1 call's includeNames/excludeNames`,
+      );
+    }
+    return onRunCreate.call(this, run);
+  };
+  proto[V1_LOG_GUARDED] = true;
 }
 
 /**

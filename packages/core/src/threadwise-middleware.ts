@@ -1,4 +1,5 @@
 import { createMiddleware } from "langchain";
+import { refuseSlashedRunsInV1Log } from "./stream-redaction.js";
 import { assembledRequest, CONTEXT_PRODUCERS, type PlacementRequest, refuseContextInsideCap, refuseStrayInput } from "./view-request.js";
 
 type WrapModelCall = (request: PlacementRequest, handler: (request: PlacementRequest) => unknown) => unknown;
@@ -14,10 +15,17 @@ type WrapModelCall = (request: PlacementRequest, handler: (request: PlacementReq
  * assembled request is an identity check, so stacking several threadwise middlewares costs at
  * most one extra assembly per model call. Same signature and types as `createMiddleware`.
  *
+ * Its nodes (`<name>.before_agent`, ... for each node hook) are named with "/" when its name has
+ * one (`threadwise/<x>`): `streamEvents` version "v1" would never end on them, so it is refused when
+ * it is about to log one of them ({@link refuseSlashedRunsInV1Log}), with or without hideMemoryState.
+ *
+ * @throws ThreadwiseConfigError (`streamEvents.version`) ending a `streamEvents` v1 stream that
+ *   would log one of its nodes.
  * @example
  * export const myMemory = () => threadwiseMiddleware({ name: "my/memory", afterAgent: () => undefined });
  */
 export const threadwiseMiddleware: typeof createMiddleware = ((config: { name?: string; wrapModelCall?: WrapModelCall }) => {
+  refuseSlashedRunsInV1Log();
   const inner = config.wrapModelCall;
   // A middleware that adds context refuses to run inside a token cap, which would not count it
   // (core's ARCHITECTURE.md, "Middleware order"): at its first model call, whatever it has to add.

@@ -1,6 +1,6 @@
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { getConfig, isGraphBubbleUp } from "@langchain/langgraph";
-import { runCheckpointerOf, runCheckpointIdOf } from "@threadwise/core";
+import { refuseSlashedRunsInV1Log, runCheckpointerOf, runCheckpointIdOf } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { threadwiseSaverOf } from "./archive-checkpointer-check.js";
 import { CHECKPOINT_NAMESPACE_SEPARATOR, type RunKeys, type ThreadwiseSaver } from "./threadwise-saver.js";
@@ -127,6 +127,8 @@ export function turnAdmission(checkpointer: ThreadwiseSaver) {
       operationId,
     );
   };
+  // Not threadwiseMiddleware (no request assembly here): its node is refused under streamEvents v1 the same way.
+  refuseSlashedRunsInV1Log();
   return createMiddleware({
     name: "threadwise/turn-admission",
     beforeAgent: async (_state, runtime) => {
