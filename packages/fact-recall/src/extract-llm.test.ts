@@ -71,6 +71,40 @@ describe("extractFactsWithModel", () => {
     expect(FactExtractionError.isInstance(error)).toBe(true);
     expect((error as FactExtractionError).reason).toBe(reason);
   });
+
+  // A value of spaces alone passed min(1) and was trimmed to "" afterwards: a fact with an empty value.
+  it.each([
+    ["value", "en", { subject: "user", attribute: "residence", value: "   ", text: "The user lives in Busan." }],
+    ["value", "ko", { subject: "user", attribute: "residence", value: "\u3000 ", text: "사용자는 부산에 산다." }],
+    ["attribute", "ko", { subject: "user", attribute: " \t", value: "부산", text: "사용자는 부산에 산다." }],
+    ["subject", "en", { subject: "  ", attribute: "residence", value: "Busan", text: "The user lives in Busan." }],
+    ["text", "en", { subject: "user", attribute: "residence", value: "Busan", text: "\n " }],
+  ])("refuses a %s of whitespace alone (%s) as schema_mismatch naming the field", async (field, _language, fact) => {
+    const answer = JSON.stringify({ facts: [fact] });
+    const error = await extractFactsWithModel(fakeModel().respond(new AIMessage(answer)), "I live in Busan. 부산에 살아요.", {
+      timeoutMs: 1000,
+    }).catch((e: unknown) => e);
+    expect(FactExtractionError.isInstance(error)).toBe(true);
+    expect((error as FactExtractionError).reason).toBe("schema_mismatch");
+    expect((error as FactExtractionError).message).toContain(`facts.0.${field}`);
+    expect(llmFactsSchema.safeParse({ facts: [fact] }).success).toBe(false);
+  });
+
+  it("still takes a value with spaces around it, trimmed (en/ko)", async () => {
+    const answer = JSON.stringify({
+      facts: [
+        { subject: "user", attribute: "residence", value: "  Busan ", text: " The user lives in Busan. " },
+        { subject: "user", attribute: "likes", value: "\u3000국밥 ", text: "사용자는 국밥을 좋아한다." },
+      ],
+    });
+    const facts = await extractFactsWithModel(fakeModel().respond(new AIMessage(answer)), "I live in Busan. 국밥 좋아해요.", {
+      timeoutMs: 1000,
+    });
+    expect(facts.map((f) => [f.value, f.text])).toEqual([
+      ["Busan", "The user lives in Busan."],
+      ["국밥", "사용자는 국밥을 좋아한다."],
+    ]);
+  });
 });
 
 describe("factRecall llm mode", () => {

@@ -28,17 +28,22 @@ export const LIST_ATTRIBUTES: ReadonlySet<string> = new Set([
   "constraint",
 ]);
 
-/** The JSON an extraction model must answer with. */
+/**
+ * The JSON an extraction model must answer with. Each string is trimmed (Unicode whitespace, the
+ * ideographic space U+3000 included) before its length is checked, so a field of spaces alone is
+ * refused like an empty one (`schema_mismatch`, naming e.g. `facts.0.value`) instead of becoming a
+ * fact with an empty value. The JSON Schema a model is given is the same as without the trim.
+ */
 export const llmFactsSchema = z.object({
   facts: z.array(
     z.object({
       /** `user`, or `user's <relation>` for a relative the user talks about. */
-      subject: z.string().min(1),
+      subject: z.string().trim().min(1),
       /** One of the attributes in the prompt, or a short snake_case word. */
-      attribute: z.string().min(1),
-      value: z.string().min(1),
+      attribute: z.string().trim().min(1),
+      value: z.string().trim().min(1),
       /** One self-contained sentence in the message's language. */
-      text: z.string().min(1),
+      text: z.string().trim().min(1),
       /** `true` when the user says it held before and holds no longer ("I don't live in Seoul anymore"). */
       ended: z.boolean().optional(),
     }),

@@ -1188,10 +1188,13 @@ const WORKPLACE_CLAUSE = new RegExp(
 /**
  * Where the speaker is from, said of the home town or the family home (`my hometown's Dayton`, `my
  * home town is Bury`, `my parents' place is in Tulsa`, `back home in Fresno we …`): the town, a
- * capitalised name of up to three words.
+ * capitalised name of up to three words, not the `I` that starts the next clause (`Back home in
+ * Tulsa I used to …`). A time in its place ({@link NOT_A_HOMETOWN}) gives none.
  */
 const HOMETOWN_CLAUSE =
-  /(?:\b[Mm]y |^)(?:home ?town(?:'s|’s| is)|(?:parents|folks)['’] (?:place|house) is in|family home is in) ([A-Z][\w-]*(?: [A-Z][\w-]*){0,2})|^[Bb]ack home in ([A-Z][\w-]*(?: [A-Z][\w-]*){0,2})\b/;
+  /(?:\b[Mm]y |^)(?:home ?town(?:'s|’s| is)|(?:parents|folks)['’] (?:place|house) is in|family home is in) ([A-Z][\w-]*(?: (?!I\b)[A-Z][\w-]*){0,2})|^[Bb]ack home in ([A-Z][\w-]*(?: (?!I\b)[A-Z][\w-]*){0,2})\b/;
+/** A time where {@link HOMETOWN_CLAUSE} expects a town (`Back home in March it snowed`, `back home in Summer`). */
+const NOT_A_HOMETOWN = new RegExp(`^(?:${MONTH_NAME}|${WEEKDAY}|${SEASON}|christmas|easter|thanksgiving|new year)\\b`, "i");
 /** A name said to be the speaker's favourite (`Catan is my favorite`, `Splendor's my fave`): the name, capitalised. */
 const FAVORITE_NAMED =
   /^([A-Z][\w'’&-]*(?: [A-Z][\w'’&-]*){0,3})(?: is|'s|’s) (?:my|our) (?:all[- ]time )?(?:favou?rite|fave)(?: one)?(?=$|[,;:!?.]|\s+(?:by far|for sure|though)\b)/;
@@ -1402,7 +1405,8 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const v = named[1] as string;
       push(speaker.id, "favorite", list(v, `${speaker.label}'s favorite is ${v} (likes)`));
     }
-    const hometown = HOMETOWN_CLAUSE.exec(clause.replace(LEAD, ""));
+    const homeSaid = HOMETOWN_CLAUSE.exec(clause.replace(LEAD, ""));
+    const hometown = homeSaid && !NOT_A_HOMETOWN.test((homeSaid[1] ?? homeSaid[2]) as string) ? homeSaid : null;
     if (hometown) {
       const v = (hometown[1] ?? hometown[2]) as string;
       push(speaker.id, "hometown", single(v, `${speaker.label} is from ${v} (hometown)`));

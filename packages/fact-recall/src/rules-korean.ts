@@ -682,6 +682,14 @@ const BREED = new RegExp(
 );
 /** Nouns of time before `에` (`지난주에`, `방학에`): never a trip's place. */
 const TIME_BEFORE_E = /(?:주|달|해|년|월|일|날|때|전|후|방학|휴가|주말|연휴|아침|점심|저녁|밤)$/;
+/**
+ * Words saying when one goes home, before `본가 내려가요` (`다음주`, `설날`, `추석 연휴`, `명절`): never the
+ * town of the home ({@link FUTURE_TIME}'s words, holidays, and words ending in a break or `때`/`마다`).
+ * Not {@link TIME_BEFORE_E}, which ends towns too (`광주`, `전주`, `청주`).
+ */
+const HOME_VISIT_TIME = new RegExp(
+  `^(?:${FUTURE_TIME.source})$|^(?:설|설날|구정|추석|한가위|명절|어제|지난\\s*주|저번\\s*주|매년|매주|해마다)$|(?:연휴|방학|휴가|명절|때|마다)$`,
+);
 
 /** Adverbs of degree before a verb of liking (`완전 좋아해`, `넘 싫어`): never the liked object. */
 /** Adverbs of degree and comparison (`더`, `덜`, `훨씬`: `Vue를 더 좋아해` likes Vue more). */
@@ -1242,6 +1250,8 @@ const RULES: Rule[] = [
       if (/(?:려고|예정|계획)/.test(body.slice((m.index ?? 0) + m[0].length))) return undefined;
       // `김해라고 들었어` quotes; `안동이라고` too.
       if (/(?:라|이)$/.test(v) || !nounLike(v) || vaguePlace(v) || /^(?:어디|시골|여기|거기|저기|서울쪽)$/.test(v)) return undefined;
+      // When one goes down (`다음주 본가 내려가요`, `설날 본가`, `추석 연휴 본가`) is no town (review65).
+      if (HOME_VISIT_TIME.test(v)) return undefined;
       return single(v, `${l}의 고향은 ${v}`);
     },
     relative: true,

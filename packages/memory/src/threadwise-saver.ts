@@ -184,7 +184,7 @@ export interface ThreadwiseSaverOptions {
    * an unmarked checkpoint reads as one stored before marks existed, or by a plain saver: its
    * forks' messages are placed against the archive by id, and `readThread` at it reads the
    * archived messages before the first of its own the archive holds (the whole archive when it
-   * holds none); the same as with a mark while the thread's archive stays empty. `createCheckpointer`
+   * holds none, none when it holds no message); the same as with a mark while the thread's archive stays empty. `createCheckpointer`
    * passes the config's `archive`; `messageArchive` built on the saver turns it on.
    * @default true
    */
@@ -656,7 +656,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * a rewrite emptied the archive since; one stored without a mark (before the thread's first
    * archiving, or by an earlier threadwise) reads the archived messages before the first of its
    * own the archive holds (the archive is a prefix of the thread), the whole archive when it holds
-   * none of them.
+   * none of them, and none when it holds no message (the thread's input checkpoint).
    * The checkpoint's pending writes of no task (a turn sent as `Command({ update, goto })` writes
    * its messages there, on the checkpoint it starts from) are applied to its messages, as
    * LangGraph's `getState` applies them (`messagesStateReducer`).
@@ -2401,10 +2401,14 @@ function threadIdOf(config: RunnableConfig): string {
 
 /**
  * The archived messages before the first one `hot` (a checkpoint's messages) also holds, in
- * archive order; all of `archived` when `hot` holds none. The archive is a prefix of the thread:
- * for a checkpoint stored without an archive mark, what it had of the archive. O(archived + hot).
+ * archive order; all of `archived` when `hot` holds none of them, none when `hot` is empty. The
+ * archive is a prefix of the thread: for a checkpoint stored without an archive mark, what it had
+ * of the archive. An empty checkpoint (the thread's input checkpoint, before any message) had none:
+ * the archive keeps its newest groups hot, so a thread that had archived stores no empty
+ * checkpoint but by a rewrite, which empties the archive. O(archived + hot).
  */
 function archivedBefore(archived: readonly BaseMessage[], hot: readonly BaseMessage[]): BaseMessage[] {
+  if (hot.length === 0) return [];
   const own = new Set<string>();
   for (const message of hot) if (typeof message.id === "string") own.add(message.id);
   const at = archived.findIndex((message) => typeof message.id === "string" && own.has(message.id));
