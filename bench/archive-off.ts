@@ -9,7 +9,9 @@
  *
  * Options: `--backend` (in_memory | sqlite | postgres, default sqlite), `--turns` (default 60; the
  * first 10 are warm-up, not counted). One user turn is one model call (a scripted model that
- * answers without tools). `queriesPerCall`: statements the store ran (better-sqlite3 `run`/`get`/
+ * answers without tools, at once: the turn's later steps then overlap its checkpoint writes more
+ * than behind a real model). `toModelMs`: wall ms from `invoke` to the model call (median), what
+ * the user waits before the provider is asked. `queriesPerCall`: statements the store ran (better-sqlite3 `run`/`get`/
  * `all`/`iterate` on SQLite, `pg.Client#query` on PostgreSQL, BEGIN/COMMIT included) per counted
  * turn; `archiveReadsPerCall`: calls of the saver's archive readers (`archivedMessages`,
  * `archivedAmong`, `archivedChanges`, `archiveClearedDigests`) per counted turn, each at least one
@@ -74,10 +76,17 @@ for (const name of ["archivedMessages", "archivedAmong", "archivedChanges", "arc
     return original.apply(saver, args);
   };
 }
-const agent = hideMemoryState(createAgent({ model: scriptedModel(() => "Noted, thanks."), tools: [], ...stack }));
+/** When the model was called in the current turn (performance.now()). */
+let modelAt = 0;
+const model = scriptedModel(() => {
+  modelAt = performance.now();
+  return "Noted, thanks.";
+});
+const agent = hideMemoryState(createAgent({ model, tools: [], ...stack }));
 const config = { configurable: { thread_id: `archive-off-${process.pid}-${Date.now()}` } };
 const cpu: number[] = [];
 const wall: number[] = [];
+const toModel: number[] = [];
 let counted = { queries: 0, archiveReads: 0 };
 for (let i = 0; i < TURNS; i++) {
   if (i === WARM) counted = { queries, archiveReads };
@@ -89,6 +98,7 @@ for (let i = 0; i < TURNS; i++) {
   if (i >= WARM) {
     cpu.push((c.user + c.system) / 1000);
     wall.push(performance.now() - w0);
+    toModel.push(modelAt - w0);
   }
 }
 const n = TURNS - WARM;
@@ -102,6 +112,7 @@ const result = {
   counted: n,
   cpuMsPerTurn: median(cpu),
   wallMsPerTurn: median(wall),
+  toModelMs: median(toModel),
   queriesPerCall: Number(((queries - counted.queries) / n).toFixed(2)),
   archiveReadsPerCall: Number(((archiveReads - counted.archiveReads) / n).toFixed(2)),
 };
