@@ -27,7 +27,9 @@ import { hideMemoryState, memoryStack } from "@threadwise/memory";
 import Database from "better-sqlite3";
 import { createAgent } from "langchain";
 import pg from "pg";
+import { exitOnHelp } from "./support/cli.js";
 
+exitOnHelp();
 const cli = parseArgs({
   options: { json: { type: "boolean" }, backend: { type: "string" }, turns: { type: "string" } },
 });

@@ -170,7 +170,7 @@ describe("a thread that never archived, archive off", () => {
       // The root checkpoints so far, stored with the archive off on a thread without one: no mark.
       const early: string[] = [];
       for await (const tuple of a.saver.list({ configurable: { thread_id: THREAD, checkpoint_ns: "" } })) {
-        expect(tuple.metadata?.threadwise_archive).toBeUndefined();
+        expect((tuple.metadata as Record<string, unknown> | undefined)?.threadwise_archive).toBeUndefined();
         early.push(tuple.checkpoint.id);
       }
       const b = open(path, true);

@@ -573,6 +573,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   /**
    * The thread's archived messages, oldest first (`[]` without an archive). Some may also still
    * be in the hot checkpoint (a crash between the two writes): {@link readThread} dedupes them.
+   * A thread this saver knows to have no archived row (its last root put read none, and nothing
+   * archived since that it heard of) is answered `[]` without a query or a wait.
    * @param options `last`: only the newest `last` archived messages (a positive integer; what
    *   summarize's coverage check reads at each due call).
    * @throws ThreadwiseConfigError naming `archivedMessages.last` when it is not a positive integer.
