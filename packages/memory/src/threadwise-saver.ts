@@ -515,6 +515,21 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   #beatTimer: NodeJS.Timeout | undefined;
   /** Archived messages (issue 27): encoded, sealed and read back through the registry. */
   readonly #archive: ArchiveRecords;
+  /**
+   * Threads whose archive this saver knows to be empty under its tenant (`true`) or not (`false`),
+   * from the mark each root put of the thread read inside its transaction, with the thread's lock
+   * and lease (`stamp` 0: no row). `archivedMessages` and `archivedAmong` answer `[]` for a thread
+   * known empty without a query or a wait (archiveoff65: with the archive off, every model call of
+   * every thread read it, one indexed query, after waiting for the thread's checkpoints in flight).
+   * What can fill it is told here: this saver's own `archiveMessages` (forgets the thread); another
+   * saver or process archives only in a turn of its own, which ends with a checkpoint marked with
+   * a stamp > 0 (an archiving saver marks every root checkpoint) that the next run of this process
+   * reads through {@link getTuple} (or its first put reads the mark again) before its first model
+   * call. Unknown (not here): the registry is asked, as before.
+   */
+  readonly #archiveEmpty = new Map<string, boolean>();
+  /** Counts the news that a thread's archive may hold rows (an archive write, a mark > 0): a put's stamp 0 read before one is not kept. */
+  #archiveNews = 0;
 
   /**
    * @throws ThreadwiseConfigError naming the option (`ThreadwiseSaver.turnLeaseMs`) when `options`
@@ -545,13 +560,21 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       const id = normalizeThreadId(threadId);
       if (!this.#isReady) await this.ready("archiveMessages");
       if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(id);
-      await this.#archive.write(id, messages);
+      this.#archiveMayHold(id);
+      try {
+        await this.#archive.write(id, messages);
+      } finally {
+        // A put that read the mark while the rows were being written must not record `empty` after them.
+        this.#archiveMayHold(id);
+      }
     });
   }
 
   /**
    * The thread's archived messages, oldest first (`[]` without an archive). Some may also still
    * be in the hot checkpoint (a crash between the two writes): {@link readThread} dedupes them.
+   * A thread this saver knows to have no archived row (its last root put read none, and nothing
+   * archived since that it heard of) is answered `[]` without a query or a wait.
    * @param options `last`: only the newest `last` archived messages (a positive integer; what
    *   summarize's coverage check reads at each due call).
    * @throws ThreadwiseConfigError naming `archivedMessages.last` when it is not a positive integer.
@@ -565,6 +588,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       if (last !== undefined && !(Number.isInteger(last) && last > 0))
         throw new ThreadwiseConfigError("archivedMessages.last", `expected a positive integer, got ${String(last)}`);
       if (!this.#isReady) await this.ready("archivedMessages");
+      if (this.#archiveEmpty.get(id) === true) return [];
       await this.#settled(id);
       return this.#archive.messages(id, last);
     });
@@ -581,6 +605,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       const id = normalizeThreadId(threadId);
       if (messageIds.length === 0) return [];
       if (!this.#isReady) await this.ready("archivedAmong");
+      if (this.#archiveEmpty.get(id) === true) return [];
       await this.#settled(id);
       return this.#archive.having(id, messageIds);
     });
@@ -594,6 +619,18 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * commit on a slow store (PostgreSQL), and recall numbered and offered the messages the rewrite
    * removed, or not, by timing. Failed writes are the writer's to report; the read goes on.
    */
+  /** The thread's archive may hold rows now: known not empty (see {@link #archiveEmpty}). */
+  #archiveMayHold(threadId: string): void {
+    this.#archiveNews += 1;
+    setBounded(this.#archiveEmpty, threadId, false, REMEMBERED_KEYS);
+  }
+
+  /** A root put of the thread committed with `mark` read in its transaction; `news`: {@link #archiveNews} when the put began. */
+  #archiveMarkCommitted(threadId: string, mark: ArchiveMark, news: number): void {
+    if (mark.stamp > 0) this.#archiveMayHold(threadId);
+    else if (news === this.#archiveNews) setBounded(this.#archiveEmpty, threadId, true, REMEMBERED_KEYS);
+  }
+
   async #settled(threadId: string): Promise<void> {
     const pending = this.#puts.get(threadId);
     // `settled` never rejects (a put's failure settles it with the error).
@@ -892,14 +929,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
           // `checkpoint_ns` too: a saver given a `checkpoint_id` returns the config it was given, and
           // LangGraph's `updateState` writes with that config (MemorySaver refuses a write without
           // `checkpoint_ns`: "Invalid configurable value for key checkpoint_ns").
-          return this.#refuseSealed(
-            await this.inner.getTuple({
-              ...config,
-              configurable: { ...configurable, checkpoint_ns: "", checkpoint_id: head.checkpointId },
-            }),
+          return this.#archiveNewsIn(
+            threadId,
+            this.#refuseSealed(
+              await this.inner.getTuple({
+                ...config,
+                configurable: { ...configurable, checkpoint_ns: "", checkpoint_id: head.checkpointId },
+              }),
+            ),
           );
       }
-      return this.#refuseSealed(await this.inner.getTuple(config));
+      return this.#archiveNewsIn(threadId, this.#refuseSealed(await this.inner.getTuple(config)));
     } catch (error) {
       throw connectionLostDuring("getTuple", error);
     }
@@ -1375,6 +1415,16 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (await this.#sealedStore) throw new ThreadwiseSealedStoreError(threadId, "store");
   }
 
+  /**
+   * A checkpoint read that records archived rows (its mark's stamp > 0: another saver or process
+   * archived the thread, e.g. between two turns of this one): the thread's archive is not known
+   * empty any more ({@link #archiveEmpty}). LangGraph reads the head this way at the start of every run.
+   */
+  #archiveNewsIn(threadId: string, tuple: CheckpointTuple | undefined): CheckpointTuple | undefined {
+    if (tuple !== undefined && (markIn(tuple.metadata)?.stamp ?? 0) > 0) this.#archiveMayHold(threadId);
+    return tuple;
+  }
+
   #refuseSealed(tuple: CheckpointTuple | undefined): CheckpointTuple | undefined {
     if (tuple && this.#options.plaintext && holdsSealed(tuple))
       throw new ThreadwiseSealedStoreError(String(tuple.config.configurable?.thread_id ?? ""));
@@ -1649,6 +1699,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     run: RunRecord | undefined,
   ) {
     const threadId = threadIdOf(config);
+    // A stamp 0 this put reads is kept only if no archive news came since it began (`#archiveMarkCommitted`).
+    const archiveNews = this.#archiveNews;
+    let committedMark: ArchiveMark | undefined;
     // What a put may wait for before it starts (see `#putWaits`), tested here so that a step's
     // usual put, which waits for none of it, compiles without those awaits (issue 27: the code
     // TurboFan compiles for every step's path).
@@ -1763,6 +1816,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // clearing, and after the checks: the rows archived since the branch's parent are its own);
     // without the archive, only on a thread that has one (see `ThreadwiseSaverOptions.archive`).
     const putMarked = (mark: ArchiveMark | undefined) => {
+      if (checkpointNs === "") committedMark = mark;
       const marked =
         mark && (mark.stamp > 0 || this.#archiveOn || ARCHIVE_WRITERS.has(this))
           ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: mark }
@@ -1811,6 +1865,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     try {
       const result = await stored;
       this.#remember(this.#committed, key);
+      if (committedMark !== undefined) this.#archiveMarkCommitted(threadId, committedMark, archiveNews);
       for (const write of deferred) write.resolve();
       if (checkpointNs === "") {
         if (run) {
