@@ -10,6 +10,7 @@ import {
   loggerOptionSchema,
   type MessageGroup,
   newestArchivedBefore,
+  newestIndexOf,
   parseOptions,
   readSummarySlot,
   resolveLogger,
@@ -138,9 +139,7 @@ function firstSystemMessage(messages: readonly BaseMessage[], limit: number): nu
  * messages can leave while the summary covers through `id`: they all come before it. O(messages).
  */
 function boundaryIndex(messages: readonly BaseMessage[], id: string | null): number {
-  if (id === null) return -1;
-  for (let i = messages.length - 1; i >= 0; i -= 1) if ((messages[i] as BaseMessage).id === id) return i;
-  return -1;
+  return id === null ? -1 : newestIndexOf(messages, id);
 }
 
 /**
