@@ -24,7 +24,7 @@ import {
 } from "./placement.js";
 import { storedOriginal, withUniqueCallIds } from "./portable-call-ids.js";
 import { mergedResponseMetadata } from "./responses-output.js";
-import { candidateAtOrAfter, type GroupSpan, indexThread, type ThreadIndex } from "./thread-index.js";
+import { candidateAtOrAfter, type GroupSpan, indexThread, newestIndexOf, type ThreadIndex } from "./thread-index.js";
 
 /**
  * Where a view may start (spec R4, R33). `"human"`: on a user message, for providers that reject
@@ -541,8 +541,8 @@ function indexInThread(thread: readonly BaseMessage[], ix: ThreadIndex, sent: Ba
   const at = thread.lastIndexOf(message);
   if (at !== -1) return at;
   if (typeof message.id !== "string" || message.id === "") return undefined;
-  for (let i = thread.length - 1; i >= 0; i -= 1) if ((thread[i] as BaseMessage).id === message.id) return i;
-  return undefined;
+  const newest = newestIndexOf(thread, message.id);
+  return newest === -1 ? undefined : newest;
 }
 
 /**

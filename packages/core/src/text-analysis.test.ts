@@ -1135,6 +1135,19 @@ describe("Korean left classes (session 65)", () => {
     meet("the app he sent it with", "I send it by Toss", "send");
   });
 
+  it("gives no adnominal term a question would not read (한다 -> none; 사용한다 -> 사용, not 사용한)", () => {
+    // The light verb's adnominal reads as its noun in a question (`사용한 앱` -> `사용`): `사용한` would
+    // match nothing and only lengthen the turn; the stop verb's (`한`) carries no topic.
+    expect(tokenize("사용한 앱")).toEqual(["사용", "앱"]);
+    expect(tokenize("토스 사용한다")).toEqual(["토스", "사용"]);
+    expect(tokenize("매일 운동한다고 했어")).toEqual(["매일", "운동"]);
+    expect(tokenize("그렇게 한다")).not.toContain("한");
+    // A verb's own adnominal stays (`보낸`), as above.
+    expect(tokenize("토스로 보낸다")).toContain("보낸");
+    // English: `uses` reads as `use`.
+    expect(tokenize("she uses Toss")).toContain("use");
+  });
+
   it("gives a relative time word the term of the word chat writes for it, together or apart (다음 주 / 다음주 / 담주, 지난해 / 작년)", () => {
     meet("다음 주에 이사해", "다음주 이사 날짜가 언제야?", "다음주");
     meet("담주에 보자", "다음주에 만나", "다음주");

@@ -1810,7 +1810,7 @@ function termsOfWord(word: string, out: string[]): void {
       // irregular verb's (`나아요`: `낫`, `걸었어`: `걷`).
       if (read.withL !== undefined) out.push(read.withL);
       if (read.irregular !== undefined) out.push(read.irregular);
-      if (read.adnominal !== undefined) out.push(read.adnominal);
+      // No adnominal: a stop stem's (`한다` -> `한`) carries no more topic than the stem.
       return;
     }
     const month = KOREAN_MONTHS.get(stem);
@@ -1823,7 +1823,9 @@ function termsOfWord(word: string, out: string[]): void {
     if (read.bare && verbStem !== undefined) out.push(verbStem);
     if (read.withL !== undefined && read.withL !== stem) out.push(read.withL);
     if (read.irregular !== undefined && read.irregular !== stem) out.push(read.irregular);
-    if (read.adnominal !== undefined && read.adnominal !== stem) out.push(read.adnominal);
+    // The adnominal only as a question's word reads (`보낸 앱은?` keeps `보낸`); a light verb's (`사용한다`
+    // -> `사용한`) reads as its noun (`사용한 앱` -> `사용`), so that term would match no question.
+    if (read.adnominal !== undefined && read.adnominal !== stem && stemOf(read.adnominal).stem === read.adnominal) out.push(read.adnominal);
     const number = koreanNumber(stem) ?? wonNumber(stem);
     if (number !== undefined) for (const n of number) out.push(n);
     for (const n of numeralReadings(raw)) if (!number?.includes(n)) out.push(n);

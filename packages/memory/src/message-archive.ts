@@ -10,6 +10,7 @@ import {
   loggerOptionSchema,
   type MessageGroup,
   newestArchivedBefore,
+  newestIndexOf,
   parseOptions,
   readSummarySlot,
   resolveLogger,
@@ -126,21 +127,13 @@ export function messagesToArchive(
   return messages.slice(0, groupCut(all, end));
 }
 
-/** Index of the first stored `SystemMessage` among the first `limit` of `messages`; -1 without one. O(limit). */
-function firstSystemMessage(messages: readonly BaseMessage[], limit: number): number {
-  for (let i = 0; i < Math.min(limit, messages.length); i += 1) if ((messages[i] as BaseMessage).getType() === "system") return i;
-  return -1;
-}
-
 /**
  * Index in `messages` of the newest message with id `id` (the summary's boundary, as
  * {@link messagesToArchive} finds it); -1 when `id` is null or not stored. At most this many
  * messages can leave while the summary covers through `id`: they all come before it. O(messages).
  */
 function boundaryIndex(messages: readonly BaseMessage[], id: string | null): number {
-  if (id === null) return -1;
-  for (let i = messages.length - 1; i >= 0; i -= 1) if ((messages[i] as BaseMessage).id === id) return i;
-  return -1;
+  return id === null ? -1 : newestIndexOf(messages, id);
 }
 
 /**
@@ -329,7 +322,6 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
   // From now on the saver marks every root checkpoint with where the archive stands (forks need it).
   archiveWritesThrough(threadwiseSaverOf(saver) ?? saver);
   const logger = resolveLogger(opts.logger);
-  let warnedSystem = false;
   const archived: ArchivedMessagesReader = (threadId, readOptions) => saver.archivedMessages(threadId, readOptions);
   return threadwiseMiddleware({
     name: MESSAGE_ARCHIVE_MIDDLEWARE_NAME,
@@ -340,20 +332,6 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       // The newest keepGroups groups stay, one message or more each: at most `length - keepGroups`
       // could leave, so with fewer than a batch there is nothing to look at (most calls).
       if (messages.length - opts.keepGroups < opts.batchMessages) return handler(request);
-      // A stored system message stays hot and nothing after it leaves (the archive is a prefix of
-      // the thread): one among the first batch's messages keeps the thread from ever archiving,
-      // and its checkpoint grows as without the archive. Was silent (newuser65): an app that sends
-      // its prompt as the input's first message saw the archive do nothing, and no reason.
-      if (!warnedSystem) {
-        const at = firstSystemMessage(messages, opts.batchMessages);
-        if (at !== -1) {
-          warnedSystem = true;
-          logger.warn(
-            `message_archive: thread "${threadId}" stores a SystemMessage (message ${at + 1} of its checkpoint); nothing at or after it is archived, so its checkpoint grows as without the archive. Give the prompt as createAgent's systemPrompt, not as a message of the input (warned once)`,
-            { thread_id: threadId, position: at },
-          );
-        }
-      }
       // Without the summary record nothing is archived: what leaves must be summarized.
       const summary = summaryOf(request);
       if (summary === undefined) return handler(request);

@@ -95,8 +95,7 @@ export function unambiguousEnd(messages: readonly BaseMessage[], start: number, 
 export function uncoveredStartOf(messages: readonly BaseMessage[], summary: SummaryRecord | undefined): number {
   if (!summary) return 0;
   if (summary.coveredThroughId !== null) {
-    for (let i = messages.length - 1; i >= 0; i -= 1) if ((messages[i] as BaseMessage).id === summary.coveredThroughId) return i + 1;
-    return 0;
+    return newestIndexOf(messages, summary.coveredThroughId) + 1;
   }
   let seen = 0;
   for (let i = 0; i < messages.length; i += 1) {
