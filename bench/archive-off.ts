@@ -5,9 +5,11 @@
  *
  *   pnpm tsx bench/archive-off.ts --json --backend sqlite --turns 60
  *   pnpm tsx bench/archive-off.ts --json --backend postgres --turns 60   # POSTGRES_MEMORY_DSN or THREADWISE_TEST_POSTGRES_URL, MEMORY_PG_SCHEMA migrated
- *   pnpm tsx bench/archive-off.ts --json --backend in_memory
+ *   pnpm tsx bench/archive-off.ts --json --backend in_memory --data <LoCoMo file>
  *
- * Options: `--backend` (in_memory | sqlite | postgres, default sqlite), `--turns` (default 60; the
+ * Options: `--data` (LoCoMo format; default the file bench/recall.ts reads: the user turns sent are
+ * its first speaker's turns, in order, from the start again when the file has fewer), `--json`,
+ * `--built`, `--backend` (in_memory | sqlite | postgres, default sqlite), `--turns` (default 60; the
  * first 10 are warm-up, not counted). One user turn is one model call (a scripted model that
  * answers without tools, at once: the turn's later steps then overlap its checkpoint writes more
  * than behind a real model). `toModelMs`: wall ms from `invoke` to the model call (median), what
@@ -16,28 +18,30 @@
  * turn; `archiveReadsPerCall`: calls of the saver's archive readers (`archivedMessages`,
  * `archivedAmong`, `archivedChanges`, `archiveClearedDigests`) per counted turn, each at least one
  * indexed query on a SQL store. The counters add a JS call per statement: compare CPU across runs
- * of this bench only.
+ * of this bench only. A bad `--backend` or `--turns` ends the run with exit 2 naming the option.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { scriptedModel } from "@threadwise/core/testing";
 import { hideMemoryState, memoryStack } from "@threadwise/memory";
 import Database from "better-sqlite3";
 import { createAgent } from "langchain";
 import pg from "pg";
-import { exitOnHelp } from "./support/cli.js";
+import { benchArgs, printJson } from "./support/cli.js";
+import { BenchOptionError } from "./support/data-file.js";
+import { LOCOMO_PATH, loadLocomo } from "./support/locomo.js";
 
-exitOnHelp();
-const cli = parseArgs({
-  options: { json: { type: "boolean" }, backend: { type: "string" }, turns: { type: "string" } },
-});
-const backend = (cli.values.backend ?? "sqlite") as "in_memory" | "sqlite" | "postgres";
+const args = benchArgs(LOCOMO_PATH, { backend: { type: "string", default: "sqlite" }, turns: { type: "string", default: "60" } });
+const backend = String(args.values.backend) as "in_memory" | "sqlite" | "postgres";
 if (!["in_memory", "sqlite", "postgres"].includes(backend))
-  throw new Error(`--backend must be in_memory, sqlite or postgres, got ${backend}`);
-const TURNS = Number(cli.values.turns ?? 60);
-if (!Number.isInteger(TURNS) || TURNS < 11) throw new Error(`--turns must be a whole number > 10, got ${cli.values.turns}`);
+  throw new BenchOptionError("--backend", `expected in_memory, sqlite or postgres, got ${backend}`);
+const TURNS = Number(args.values.turns);
+if (!Number.isInteger(TURNS) || TURNS < 11) throw new BenchOptionError("--turns", `expected a whole number > 10, got ${args.values.turns}`);
+// The user turns sent, in order: the `--data` file's turns (LoCoMo format), its first speaker's, again from the start when the file has fewer.
+const USER_TEXTS = loadLocomo(args.data).flatMap((conversation) =>
+  conversation.turns.filter((turn) => turn.speaker === conversation.speakerA).map((turn) => turn.text),
+);
 const WARM = 10;
 
 let queries = 0;
@@ -94,7 +98,7 @@ for (let i = 0; i < TURNS; i++) {
   if (i === WARM) counted = { queries, archiveReads };
   const c0 = process.cpuUsage();
   const w0 = performance.now();
-  const text = i % 2 === 0 ? `Turn ${i}: I fly to Busan on Friday.` : `${i}번째: 금요일에 부산에 가요.`;
+  const text = USER_TEXTS[i % USER_TEXTS.length] as string;
   await agent.invoke({ messages: [{ role: "user", content: text }] }, config);
   const c = process.cpuUsage(c0);
   if (i >= WARM) {
@@ -109,6 +113,7 @@ const median = (values: number[]) => {
   return Number((sorted[sorted.length >> 1] as number).toFixed(3));
 };
 const result = {
+  data: args.data,
   backend,
   turns: TURNS,
   counted: n,
@@ -120,5 +125,5 @@ const result = {
 };
 await stack.checkpointer?.close();
 rmSync(dir, { recursive: true, force: true });
-if (cli.values.json) console.log(JSON.stringify(result));
+if (args.json) printJson(result);
 else console.log(result);
