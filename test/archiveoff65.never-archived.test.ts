@@ -21,6 +21,7 @@ import { hideMemoryState, type MemoryStackOptions, memoryStack } from "@threadwi
 import Database from "better-sqlite3";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
+import { BOOKING_CODE_CASES } from "./support/booking-code-cases.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-archiveoff65-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,20 +29,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const WINDOW = 4;
 const THREAD = "never-archived";
 
-const CASES = [
-  {
-    lang: "en",
-    said: "My booking code is QX-4417.",
-    filler: (i: number) => `Small talk ${i}: the weather is nice today.`,
-    ask: "What was my booking code?",
-  },
-  {
-    lang: "ko",
-    said: "제 예약 번호는 QX-4417이에요.",
-    filler: (i: number) => `${i}번째 잡담: 오늘 날씨가 좋네요.`,
-    ask: "제 예약 번호가 뭐였죠?",
-  },
-] as const;
+const CASES = BOOKING_CODE_CASES;
 
 /** A stack on `path` (one process's), its agent, and the text of each request its model got. */
 function open(path: string, archive: boolean, failOn?: string) {

@@ -19,6 +19,7 @@ import { scriptedModel } from "@threadwise/core/testing";
 import { hideMemoryState, type MemoryStackOptions, memoryStack } from "@threadwise/memory";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
+import { BOOKING_CODE_CASES } from "./support/booking-code-cases.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-newuser65-archive-off-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,20 +27,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const WINDOW = 4;
 const THREAD = "archive-off";
 
-const CASES = [
-  {
-    lang: "en",
-    said: "My booking code is QX-4417.",
-    filler: (i: number) => `Small talk ${i}: the weather is nice today.`,
-    ask: "What was my booking code?",
-  },
-  {
-    lang: "ko",
-    said: "제 예약 번호는 QX-4417이에요.",
-    filler: (i: number) => `${i}번째 잡담: 오늘 날씨가 좋네요.`,
-    ask: "제 예약 번호가 뭐였죠?",
-  },
-] as const;
+const CASES = BOOKING_CODE_CASES;
 
 /** Runs `inputs` as turns on the file with `archive`; returns the text of each request the agent's model got. */
 async function turns(path: string, archive: boolean, inputs: readonly string[]) {

@@ -6,7 +6,9 @@
  * also archived since; a thread of 10 messages at turn 5 read back as 49, turns 6-25 before 1-5.
  * The archive is a prefix of the thread: a checkpoint whose messages include archived ones
  * starts where the first of them stands in the archive, so only the archived messages before it
- * are its. The oracle: what the same call returned before the archive was turned on.
+ * are its. A checkpoint that holds no message (the thread's first, the input's) had none of the
+ * archive (a thread that archived stores no empty checkpoint but by a rewrite, which empties the
+ * archive; review65). The oracle: what the same call returned before the archive was turned on.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -79,5 +81,35 @@ describe("readThread at a checkpoint stored before the archive was turned on", (
       expect(existsSync(path)).toBe(true);
       const exported = await exportThread({ sqlitePath: path, threadId: THREAD, checkpointId, env: {} });
       expect(exported.messages).toEqual(mapChatMessagesToStoredMessages(read ?? []));
+    });
+
+  // The thread's first checkpoint (the input's, step -1: no message stored yet) had none of the
+  // archive either: it was read with the whole archive, every message said after it (review65).
+  for (const c of CASES)
+    it(`reads what that checkpoint held, the same as before the archive (${c.lang})`, async () => {
+      const path = join(dir, `${c.lang}-first.sqlite`);
+      const config = { configurable: { thread_id: THREAD } };
+      const model = scriptedModel((messages) => `answer ${messages.length}`);
+      const texts = (messages: readonly Parameters<typeof messageText>[0][]) => messages.map((m) => messageText(m));
+
+      const off = stackOn(path, false);
+      const agentOff = createAgent({ model, tools: [], ...off });
+      for (let i = 0; i < 24; i++) await agentOff.invoke({ messages: [{ role: "user", content: c.turn(i) }] }, config);
+      // The oldest two checkpoints: the input's (no message) and the one that stored the first turn.
+      const ids: string[] = [];
+      for await (const tuple of off.checkpointer?.list(config) ?? []) ids.push(tuple.config.configurable?.checkpoint_id as string);
+      const oldest = ids.slice(-2);
+      const at = (checkpointer: typeof off.checkpointer, id: string) =>
+        checkpointer?.readThread({ configurable: { thread_id: THREAD, checkpoint_id: id } }) ?? Promise.resolve([]);
+      const expected = await Promise.all(oldest.map(async (id) => texts(await at(off.checkpointer, id))));
+      expect(expected.map((e) => e.length)).toEqual([1, 0]);
+      await off.checkpointer?.close();
+
+      const on = stackOn(path, true);
+      const agentOn = createAgent({ model, tools: [], ...on });
+      for (let i = 24; i < 30; i++) await agentOn.invoke({ messages: [{ role: "user", content: c.turn(i) }] }, config);
+      expect((await on.checkpointer?.archivedMessages(THREAD))?.length ?? 0).toBeGreaterThan(0);
+      for (const [k, id] of oldest.entries()) expect(texts(await at(on.checkpointer, id))).toEqual(expected[k]);
+      await on.checkpointer?.close();
     });
 });
