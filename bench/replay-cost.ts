@@ -259,12 +259,17 @@ const SQLITE_SETTINGS = sqliteSettingsOf({
   synchronous: cli.values["sqlite-synchronous"],
 });
 if (SQLITE_SETTINGS.walAutocheckpoint !== undefined && cli.values["wal-frames"])
-  throw new Error(
-    "--wal-autocheckpoint with --wal-frames: the frame count checkpoints the log itself at each reading (automatic checkpoints off)",
+  throw new BenchOptionError(
+    "--wal-autocheckpoint",
+    "not with --wal-frames: the frame count checkpoints the log itself at each reading (automatic checkpoints off)",
   );
-const LANE_OFFSET = cli.values["lane-offset"] === undefined ? undefined : Number(cli.values["lane-offset"]);
-if (LANE_OFFSET !== undefined && !Number.isInteger(LANE_OFFSET))
-  throw new Error(`--lane-offset must be an integer (a lane to start the rotated order at), got ${cli.values["lane-offset"]}`);
+const LANE_OFFSET_TEXT = cli.values["lane-offset"] as string | undefined;
+const LANE_OFFSET = LANE_OFFSET_TEXT === undefined ? undefined : Number(LANE_OFFSET_TEXT);
+if (LANE_OFFSET !== undefined && (LANE_OFFSET_TEXT?.trim() === "" || !Number.isSafeInteger(LANE_OFFSET)))
+  throw new BenchOptionError(
+    "--lane-offset",
+    `must be an integer (a lane to start the rotated order at), got "${cli.values["lane-offset"]}"`,
+  );
 /** LangChain's summary period in exchanges: it summarizes at TRIGGER messages down to WINDOW, two messages an exchange. */
 const SUMMARY_PERIOD_EXCHANGES = (TRIGGER - WINDOW) / 2;
 /** Warm-up steps of the archive configuration: its first archiving of the seeded hot part and one summary period (20 messages, 10 steps) after it. */

@@ -40,8 +40,8 @@ describe("SQLite lane settings (replay-cost --wal-autocheckpoint, --sqlite-synch
     expect(sqliteSettingsOf({})).toEqual({});
     expect(sqliteSettingsOf({ walAutocheckpoint: "250", synchronous: "Extra" })).toEqual({ walAutocheckpoint: 250, synchronous: "EXTRA" });
     for (const pages of ["", " ", "-1", "1.5", "1e400", "many", "천"])
-      expect(() => sqliteSettingsOf({ walAutocheckpoint: pages })).toThrow(/^--wal-autocheckpoint must be a whole number/);
+      expect(() => sqliteSettingsOf({ walAutocheckpoint: pages })).toThrow(/^--wal-autocheckpoint: must be a whole number/);
     for (const mode of ["", "2", "sometimes", "끄기"])
-      expect(() => sqliteSettingsOf({ synchronous: mode })).toThrow(/^--sqlite-synchronous must be one of OFF, NORMAL, FULL, EXTRA/);
+      expect(() => sqliteSettingsOf({ synchronous: mode })).toThrow(/^--sqlite-synchronous: must be one of OFF, NORMAL, FULL, EXTRA/);
   });
 });

@@ -19,6 +19,7 @@ import { createMemoryPool, memoryMiddleware, type PgTransactionScope, resolveMem
 import Database from "better-sqlite3";
 import type { AgentMiddleware } from "langchain";
 import pg from "pg";
+import { BenchOptionError } from "./data-file.js";
 import { cpuNow } from "./hook-calls.js";
 import { WalFrameCounter } from "./wal-frames.js";
 
@@ -312,7 +313,7 @@ export interface SqliteSettings {
 /**
  * {@link SqliteSettings} from the bench options `--wal-autocheckpoint <pages>` and
  * `--sqlite-synchronous <mode>` (their strings, `undefined` when not given).
- * @throws Error naming the option: pages not a whole number from 0, a mode not OFF, NORMAL, FULL
+ * @throws BenchOptionError naming the option: pages not a whole number from 0, a mode not OFF, NORMAL, FULL
  * or EXTRA (any case).
  */
 export function sqliteSettingsOf(options: { walAutocheckpoint?: string; synchronous?: string }): SqliteSettings {
@@ -320,13 +321,16 @@ export function sqliteSettingsOf(options: { walAutocheckpoint?: string; synchron
   if (options.walAutocheckpoint !== undefined) {
     const pages = Number(options.walAutocheckpoint);
     if (options.walAutocheckpoint.trim() === "" || !Number.isSafeInteger(pages) || pages < 0)
-      throw new Error(`--wal-autocheckpoint must be a whole number of pages from 0 (0: never), got "${options.walAutocheckpoint}"`);
+      throw new BenchOptionError(
+        "--wal-autocheckpoint",
+        `must be a whole number of pages from 0 (0: never), got "${options.walAutocheckpoint}"`,
+      );
     settings.walAutocheckpoint = pages;
   }
   if (options.synchronous !== undefined) {
     const mode = SYNCHRONOUS_MODES.find((name) => name === options.synchronous?.toUpperCase());
     if (mode === undefined)
-      throw new Error(`--sqlite-synchronous must be one of ${SYNCHRONOUS_MODES.join(", ")}, got "${options.synchronous}"`);
+      throw new BenchOptionError("--sqlite-synchronous", `must be one of ${SYNCHRONOUS_MODES.join(", ")}, got "${options.synchronous}"`);
     settings.synchronous = mode;
   }
   return settings;
