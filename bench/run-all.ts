@@ -7,8 +7,14 @@
  *   pnpm bench -- --only overhead,facts # some benchmarks, then the charts
  *   pnpm bench -- --skip placement      # all but some
  *   pnpm bench -- --charts-only         # redraw the charts from existing results
+ *   pnpm bench -- --built               # each benchmark on the packages' dist (`pnpm build` first)
  *
- * Exit code: 1 when a benchmark failed (the others still run, and the charts are drawn).
+ * `--only` and `--skip` take the names below (comma list); a name that is not one of them is refused.
+ * `--built` is handed to every benchmark, which then measures our packages from their tsdown build
+ * and refuses a missing or stale build (bench/support/built.ts).
+ *
+ * Exit code: 1 when a benchmark failed (the others still run, and the charts are drawn); 2 when an
+ * option is refused (one line naming it, nothing run).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
@@ -17,6 +23,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { drawCharts } from "./charts.js";
 import { exitOnHelp } from "./support/cli.js";
+import { BenchOptionError } from "./support/data-file.js";
 import { machineLine } from "./support/machine.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -35,11 +42,32 @@ export const BENCHMARKS = [
 
 exitOnHelp();
 const { values } = parseArgs({
-  options: { only: { type: "string" }, skip: { type: "string" }, "charts-only": { type: "boolean", default: false } },
+  options: {
+    only: { type: "string" },
+    skip: { type: "string" },
+    "charts-only": { type: "boolean", default: false },
+    built: { type: "boolean", default: false },
+  },
   allowPositionals: true,
 });
-const only = values.only?.split(",").map((s) => s.trim());
-const skip = new Set(values.skip?.split(",").map((s) => s.trim()) ?? []);
+
+/** The benchmark names an `--only`/`--skip` value lists; exits 2 naming the option on a name not in {@link BENCHMARKS}. */
+function benchNames(option: "--only" | "--skip", value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(",").map((s) => s.trim());
+  const known: readonly string[] = BENCHMARKS.map((bench) => bench.name);
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    console.error(
+      new BenchOptionError(option, `no benchmark ${unknown.map((name) => `"${name}"`).join(", ")}; the names are ${known.join(", ")}`)
+        .message,
+    );
+    process.exit(2);
+  }
+  return names;
+}
+const only = benchNames("--only", values.only);
+const skip = new Set(benchNames("--skip", values.skip) ?? []);
 
 interface Outcome {
   name: string;
@@ -51,7 +79,7 @@ interface Outcome {
 /** Runs `bench/<name>.ts` with tsx, echoing its output; resolves with its exit code and output. */
 function runScript(name: string): Promise<{ code: number | null; output: string }> {
   return new Promise((done) => {
-    const child = spawn(resolve(root, "node_modules/.bin/tsx"), [resolve(here, `${name}.ts`)], {
+    const child = spawn(resolve(root, "node_modules/.bin/tsx"), [resolve(here, `${name}.ts`), ...(values.built ? ["--built"] : [])], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
     });
