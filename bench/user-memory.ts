@@ -33,7 +33,7 @@ import { InMemoryStore } from "@langchain/langgraph";
 import { tokenize } from "@threadwise/core";
 import { messageItemKey, resolveUserMemoryOptions, type TurnMessage, UserMemoryEngine, type UserScope } from "@threadwise/user-memory";
 import { benchArgs, printJson } from "./support/cli.js";
-import { LOCOMO_PATH, type LocomoConversation, loadLocomo, requireQuestions, selectSamples } from "./support/locomo.js";
+import { LOCOMO_PATH, type LocomoConversation, loadLocomo, requireDateLines, requireQuestions, selectSamples } from "./support/locomo.js";
 import { turnIndex, turnLine, turnPacker } from "./support/turn-block.js";
 
 const cli = benchArgs(LOCOMO_PATH, {
@@ -124,7 +124,9 @@ const tallyOf = (group: string) => {
 };
 const byConversation = new Map<string, { items: number } & Record<Method, number>>();
 
-const conversations = selectSamples(loadLocomo(dataPath), samples);
+const loaded = loadLocomo(dataPath);
+requireDateLines(loaded, dataPath);
+const conversations = selectSamples(loaded, samples);
 requireQuestions(conversations, dataPath);
 const engine = engineOf();
 const pack = turnPacker(budget, engine.countText);

@@ -24,6 +24,11 @@ export const BLIND_FIXTURES: readonly string[] = [
   "english-heldout20",
   "korean-facts-heldout27",
   "english-facts-heldout14",
+  // Session 66 (data66).
+  "korean-heldout21",
+  "english-heldout21",
+  "korean-facts-heldout28",
+  "english-facts-heldout15",
 ];
 
 /**

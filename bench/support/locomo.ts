@@ -6,6 +6,7 @@
  * strings may be malformed (`"D8:6; D9:17"`, `"D"`, `"D:11:26"`, space-joined lists) or use
  * leading zeros (`D30:05`); ids that resolve to no turn are counted, not fatal.
  */
+import { parseTimestamp } from "@threadwise/core";
 import { z } from "zod/v4";
 import { LOCOMO_PATH } from "../../data/paths.js";
 import { BenchDataError, BenchOptionError, checkShape, readDataFile } from "./data-file.js";
@@ -143,6 +144,34 @@ export function requireQuestions(conversations: readonly LocomoConversation[], p
   if (conversations.some((c) => c.qa.some((q) => q.evidence.length > 0))) return;
   const ids = conversations.map((c) => c.sampleId).join(", ");
   throw new BenchDataError(path, LOCOMO_KIND, "(file)", `no QA item with evidence turn ids in ${ids}: no question to ask`);
+}
+
+/**
+ * Checks that a bench which orders a user's statements by their session's date line
+ * (`bench/user-memory.ts`: user memory reads a message's timestamp with core's `parseTimestamp`)
+ * can read every date line of a conversation, or none: a line it cannot read (absent, or no date
+ * in it) puts that session's statements at the commit's time, the run's clock, against the other
+ * sessions' dates, so the newer of two values would be chosen by that mix, not by the dates. A
+ * conversation with no readable line is ordered by commit (session) order throughout.
+ *
+ * @param conversations - the file's conversations, in file order (as {@link loadLocomo} returns them)
+ * @throws BenchDataError naming `[<sample>].conversation.session_<N>_date_time`, the first unreadable
+ *   line of a conversation that has a readable one
+ */
+export function requireDateLines(conversations: readonly LocomoConversation[], path: string): void {
+  for (const [s, conversation] of conversations.entries()) {
+    const lines = new Map<number, string>();
+    for (const turn of conversation.turns) if (!lines.has(turn.session)) lines.set(turn.session, turn.dateTime);
+    const unread = [...lines].filter(([, line]) => parseTimestamp(line) === undefined);
+    if (unread.length === 0 || unread.length === lines.size) continue;
+    const [session, line] = unread[0] as [number, string];
+    throw new BenchDataError(
+      path,
+      LOCOMO_KIND,
+      `[${s}].conversation.session_${session}_date_time`,
+      `${line === "" ? "no date line" : `${JSON.stringify(line)} reads no date`} while other sessions' lines do: user memory would order this session's statements by commit time against their dates (core's parseTimestamp reads ISO 8601, year-first digits, Korean 2023년 5월 8일 오후 1:56 and English 1:56 pm on 8 May, 2023)`,
+    );
+  }
 }
 
 /**

@@ -62,7 +62,16 @@ export {
   pdfPages,
 } from "./content-block-tokens.js";
 export { type CrossScriptKeys, consonantSkeleton, crossScriptKeys, type TermScript } from "./cross-script.js";
-export { type CalendarDate, englishMonth, monthTerm, parseCalendarDate, timestampTerms } from "./date-terms.js";
+export {
+  type CalendarDate,
+  type DateTimeParts,
+  englishMonth,
+  monthTerm,
+  parseCalendarDate,
+  parseDateTime,
+  parseTimestamp,
+  timestampTerms,
+} from "./date-terms.js";
 export { LEXICON_DEPTH, LEXICON_SENSES, lexiconKeys, lexiconMembers, lexiconSenses } from "./english-lexicon.js";
 export {
   checkEnvNames,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type TrimMark, trimmedThrough, truncateCharacters } from "@threadwise/core";
+import { parseTimestamp, type TrimMark, trimmedThrough, truncateCharacters } from "@threadwise/core";
 import { type CandidateFact, type Fact, factSchema, MAX_FACT_HISTORY, planFactWrite } from "@threadwise/fact-recall";
 import { z } from "zod/v4";
 
@@ -38,11 +38,13 @@ export type SupersededValue = z.infer<typeof supersededValueSchema>;
 
 /**
  * When a statement was made (ms since the epoch), by the user's order of statement: its `saidAt`,
- * else its `at`; `undefined` when neither parses (a timestamp like `1:56 pm on 8 May, 2023`).
+ * else its `at`, read by core's `parseTimestamp` (ISO 8601 to the millisecond; a date line as a
+ * UTC wall clock: `2023년 5월 8일 오후 1:56`, `1:56 pm on 8 May, 2023`, `8 May, 2023`);
+ * `undefined` when it reads no date (`어제 저녁`), and the commit orders the statement by its
+ * `saidAt` instead (the run's time).
  */
 export function statedAt(statement: Pick<Provenance, "at" | "saidAt">): number | undefined {
-  const ms = Date.parse(statement.saidAt ?? statement.at);
-  return Number.isNaN(ms) ? undefined : ms;
+  return parseTimestamp(statement.saidAt ?? statement.at);
 }
 
 /** `true` when `a` was stated before `b` (both times known); `false` when either is unknown. */
