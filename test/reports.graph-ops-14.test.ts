@@ -15,11 +15,21 @@
  *   (archived part included) reads as plain's, nothing of the subagent's own messages enters the
  *   parent's thread or requests, and the last request still carries the thread's summary and
  *   window (not only the last message). No bug of ours.
+ * - https://github.com/langchain-ai/langgraph/issues/8764 "Crash before first durable checkpoint
+ *   can silently drop an accepted run" (under `durability: "exit"` a run that fails before its end
+ *   leaves no trace) and https://github.com/langchain-ai/docs/pull/1824 (what `exit` stores):
+ *   turns under `exit` whose model call fails (the provider down), at several points of the
+ *   thread (so, archive on, at calls that move messages to the archive before the model is
+ *   called, with nothing of the run stored after), each followed by a turn under `exit` and one
+ *   under the default. Each outcome, the whole thread (archived part included: a message
+ *   archived by a run that stored nothing is read back once) and the last results are plain's,
+ *   and every request the stack sent is accepted. No bug of ours.
  */
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { Command, interrupt } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import { strictModel } from "@threadwise/core/testing";
+import type { ThreadwiseSaver } from "@threadwise/memory";
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
@@ -142,5 +152,55 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 14 (%o)", (c) =
     expect(last.length).toBeGreaterThan(3);
     expect(last.map((m) => messageText(m)).join("\n")).toContain("summary");
     expectAccepted(tools.agent.model);
+  });
+
+  it(`langgraph#8764, docs#1824: turns under durability exit whose model call fails leave the thread as plain's, archived part included (${graphOpsLabel(c)})`, async () => {
+    const down = { en: "DOWN please answer", ko: "DOWN 대답해 주세요" }[c.lang];
+    // The provider fails at a last line starting with DOWN (an Error answer: the model throws).
+    const more = (text: string) => (text.startsWith("DOWN") ? (new Error("provider down") as unknown as AIMessage) : undefined);
+    const a = graphOpsAgents({ ...c, more });
+    const threadId = `exit-failed-${c.lang}-${c.archive}`;
+    const cfg = { configurable: { thread_id: threadId } };
+    const exit = { ...cfg, durability: "exit" as const };
+    // Archive writes made by the failed runs (the stack's), counted.
+    const saver = a.stack.checkpointer as unknown as ThreadwiseSaver;
+    const archiveWrite = saver.archiveMessages.bind(saver);
+    const failing = { on: false, archived: 0 };
+    saver.archiveMessages = (id, messages) => {
+      if (failing.on) failing.archived += messages.length;
+      return archiveWrite(id, messages);
+    };
+    const seen: Record<string, unknown[]> = { agent: [], plain: [] };
+    for (const [name, target] of graphOpsPair(a)) {
+      const log = seen[name] as unknown[];
+      await warmGraphOps(target, c.lang, cfg, 3);
+      for (let round = 0; round < 4; round += 1) {
+        failing.on = true;
+        log.push(await outcome(target.invoke({ messages: [new HumanMessage(`${down} ${round}`)] }, exit)));
+        failing.on = false;
+        log.push(await outcome(target.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].turn(10 + round))] }, exit)));
+        log.push(await outcome(target.invoke({ messages: [new HumanMessage("PARALLEL 2")] }, cfg)));
+      }
+      await target.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].after)] }, cfg);
+      // The newest results (with the archive on the older ones are in the archive: the whole thread is compared below).
+      log.push(
+        ((await target.getState(cfg)).values.messages ?? [])
+          .filter((m) => m.getType() === "tool")
+          .map((m) => messageText(m))
+          .slice(-2),
+      );
+    }
+    expect(seen.agent).toEqual(seen.plain);
+    expect(seen.agent?.[0]).toMatch(/provider down/);
+    expect(seen.agent?.[1]).toBe("ok");
+    const thread = await wholeThread(a, threadId);
+    expect(threadShape(thread)).toEqual(threadShape(await storedMessages(a.plain as never, threadId)));
+    // The failed turns' own messages: each in the thread at most once, as plain's has them.
+    for (let round = 0; round < 4; round += 1)
+      expect(thread.filter((m) => messageText(m) === `${down} ${round}`).length).toBeLessThanOrEqual(1);
+    // Archive on, failed runs moved messages to the archive and stored nothing after: read back once each.
+    if (c.archive) expect(failing.archived).toBeGreaterThan(0);
+    else expect(failing.archived).toBe(0);
+    expectAccepted(a.m);
   });
 });
