@@ -14,7 +14,8 @@
  * `Command({ update, goto: "model_request" })` (`goto`; no `beforeAgent` hook runs), and in the archive part updates carrying
  * two messages with one id, fresh, hot or archived (`dup-ids`), and in both parts the state written as a middleware's
  * `afterModel` node (`updateState(head, { messages: [a call] }, "test/edit-outer-probe.after_model")`, or the
- * inner probe's) then resumed with `invoke(null)` (`as-middleware`, drawn last); besides edits by id (hot and archived),
+ * inner probe's) then resumed with `invoke(null)` (`as-middleware`), and turns run with `durability: "exit"` (no
+ * checkpoint before their model calls; `exit-turn`, drawn last); besides edits by id (hot and archived),
  * removals, rewrites, forks, replays, history walks, human-in-the-loop.
  * - `[windowTrim(), summarize(), tokenCap()]` on a MemorySaver (processes A and B): every model
  *   call equals what a fresh process computes from the stored state and passes the strict provider
@@ -34,8 +35,8 @@ import { formatArchiveTallies, runArchiveProperty } from "./support/archive-prop
 import {
   afterStackOpsArb,
   archiveCaseArb,
-  asMiddlewareOpsArb,
   breakerCaseArb,
+  breakerLastOpsArb,
   configArb,
   editCaseArb,
   LIB_A,
@@ -85,7 +86,7 @@ describe("the breaker's fuzz: bulk imports, interrupted runs, concurrent invokes
       onCase: caseClock("three-stack"),
       arbitraries: { cases: breakerCaseArb(editCaseArb, ["memory"]), configs: threeStackArb },
       afterStack: afterStackOpsArb,
-      lastOps: asMiddlewareOpsArb,
+      lastOps: breakerLastOpsArb,
     });
     console.log(
       `[stack.fuzz] three-stack seed=${SEED} runs=${RUNS} (replay: STACK_FUZZ_SEED=${SEED} STACK_FUZZ_CASE=<n>)\n${formatTallies(tallies)}`,
@@ -110,7 +111,7 @@ describe("the breaker's fuzz: bulk imports, interrupted runs, concurrent invokes
       // Updates carrying two messages with one id (fresh, hot or archived), drawn after the rest.
       duplicateIds: true,
       // The state written as a middleware's node, then resumed (drawn after all the rest).
-      lastOps: asMiddlewareOpsArb,
+      lastOps: breakerLastOpsArb,
     });
     console.log(
       `[stack.fuzz] archive seed=${SEED} runs=${RUNS} (replay: STACK_FUZZ_SEED=${SEED} STACK_FUZZ_CASE=<n>)\n${formatArchiveTallies(tallies)}\n${formatTallies(tallies.served)}`,

@@ -181,7 +181,7 @@ export async function runArchiveProperty(
      * a seed draws the cases, stacks and other operations it drew without them.
      */
     duplicateIds?: boolean;
-    /** Operations drawn after every other (`asMiddlewareOpsArb`): a seed draws the cases, stacks and other operations it drew without them. */
+    /** Operations drawn after every other (`breakerLastOpsArb`): a seed draws the cases, stacks and other operations it drew without them. */
     lastOps?: fc.Arbitrary<Array<[number, Op]>>;
   },
 ): Promise<{ tallies: ArchiveTallies; failures: ArchiveFailure[] }> {

@@ -398,6 +398,14 @@ export type Op =
    */
   | { kind: "goto"; by: Process; turn: TurnSpec }
   /**
+   * The turn run with `durability: "exit"` (LangGraph stores its checkpoints only as the run ends):
+   * its model calls come before any checkpoint of the run is stored, so the saver's puts read
+   * nothing of the thread between the head read and those calls (breaker66: the saver's "archive
+   * known empty" must still give a fresh process's answer). Drawn by the breaker's fuzz last, after
+   * `as-middleware` (`breakerLastOpsArb`).
+   */
+  | { kind: "exit-turn"; by: Process; turn: TurnSpec }
+  /**
    * One update carrying two messages with one id (https://github.com/langchain-ai/langgraphjs/pull/846:
    * the reducer keeps the later), by `updateState` on the head or with the turn's input
    * (`viaInput`), then the turn. `fresh`: an id the thread does not hold (two user messages, two AI
@@ -432,6 +440,7 @@ export const BREAKER_OPS: readonly OpKind[] = [
   "goto",
   "dup-ids",
   "as-middleware",
+  "exit-turn",
 ];
 export const OP_KINDS: readonly OpKind[] = [
   "turn",
@@ -811,6 +820,21 @@ export const asMiddlewareOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
   ),
   { maxLength: 1 },
 );
+
+/** Where and which `exit-turn` operations a breaker case gets: none to two, drawn after `as-middleware`. */
+export const exitTurnOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
+  fc.tuple(fc.nat(), fc.record({ kind: fc.constant("exit-turn" as const), by: processArb, turn: turnArb })),
+  { maxLength: 2 },
+);
+
+/**
+ * The operations the breaker's fuzz draws after every other draw of a case (`lastOps`):
+ * `as-middleware`, then `exit-turn` (one draw after the other, so a seed's `as-middleware` draws
+ * are those it drew before `exit-turn` existed).
+ */
+export const breakerLastOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc
+  .tuple(asMiddlewareOpsArb, exitTurnOpsArb)
+  .map(([asMiddleware, exitTurn]) => [...asMiddleware, ...exitTurn]);
 
 /** The operations the breaker's fuzz draws after its stack: `as-node`, `review-left`, an import of calls lacking answers, then `goto` (one draw after the other). */
 export const afterStackOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc

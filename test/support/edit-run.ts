@@ -875,13 +875,18 @@ export async function runCase(
     before: BaseMessage[],
     checkpointId?: string,
     signal?: AbortSignal,
+    durability?: "exit",
   ) => {
     script = modelScript([turn], turnNo);
     const user = userMessage(turn, turnNo);
     turnNo += 1;
     await agent.invoke(
       { messages: [...before, user] },
-      { configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) }, ...(signal ? { signal } : {}) },
+      {
+        configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
+        ...(signal ? { signal } : {}),
+        ...(durability ? { durability } : {}),
+      },
     );
     await settle(agent);
   };
@@ -1294,6 +1299,8 @@ export async function runCase(
       current.where += op.viaInput ? " via input" : "";
       if (!op.viaInput) await updateState(agents[op.by], run, pair);
       await invoke(op.by, op.turn, op.viaInput ? pair : []);
+    } else if (op.kind === "exit-turn") {
+      await invokeOn(agents[op.by], op.turn, [], undefined, undefined, "exit");
     } else if (op.kind === "goto") {
       script = modelScript([op.turn], turnNo);
       const user = userMessage(op.turn, turnNo);
@@ -1494,7 +1501,7 @@ export async function runProperty(
     arbitraries?: { cases: fc.Arbitrary<EditCase>; configs: fc.Arbitrary<StackConfig> };
     /** Operations drawn after the stack and inserted into the case (`asNodeOpsArb`): a seed draws the cases and stacks it drew without them. */
     afterStack?: fc.Arbitrary<Array<[number, Op]>>;
-    /** Operations drawn after `afterStack`'s (`asMiddlewareOpsArb`): a seed draws the cases, stacks and other operations it drew without them. */
+    /** Operations drawn after `afterStack`'s (`breakerLastOpsArb`): a seed draws the cases, stacks and other operations it drew without them. */
     lastOps?: fc.Arbitrary<Array<[number, Op]>>;
   },
 ): Promise<PropertyRun> {

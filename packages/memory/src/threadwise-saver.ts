@@ -525,7 +525,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * saver or process archives only in a turn of its own, which ends with a checkpoint marked with
    * a stamp > 0 (an archiving saver marks every root checkpoint) that the next run of this process
    * reads through {@link getTuple} (or its first put reads the mark again) before its first model
-   * call. Unknown (not here): the registry is asked, as before.
+   * call. A call of a run that stored no checkpoint yet (a resume at the head, durability `exit`)
+   * forgets the thread first ({@link turnCall}): another process may have archived after the run's
+   * head read, or without marking its checkpoints (an older threadwise), and nothing of this run's
+   * read the mark since. Unknown (not here): the registry is asked, as before.
    */
   readonly #archiveEmpty = new Map<string, boolean>();
   /** Counts the news that a thread's archive may hold rows (an archive write, a mark > 0): a put's stamp 0 read before one is not kept. */
@@ -1092,6 +1095,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         threadId !== ""
       )
         await this.#assertLeaseHeld(normalizeThreadId(threadId), record);
+      // A call of a run that stored no checkpoint yet (a resume at the head, durability `exit`)
+      // reads the archive as a fresh process would: what this saver knew of it came from an earlier
+      // run, and another process may have archived since (before this run's head read, in a saver
+      // that marks no checkpoint, or after it, its lease claim then finding the head moved). A
+      // run's checkpoint reads the mark again under the thread's lock (`#archiveMarkCommitted`).
+      if (record.first === undefined && typeof threadId === "string" && threadId !== "") this.#archiveMayHold(normalizeThreadId(threadId));
     } catch (error) {
       throw connectionLostDuring("turnCall", error);
     }
