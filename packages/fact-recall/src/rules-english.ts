@@ -662,7 +662,7 @@ const RULES: Rule[] = [
     // only with a school's word in the name or a level before it (`I just started at Google` is a job).
     attribute: "school",
     re: new RegExp(
-      `^${ADV}(?:started|am starting|have started|start|starts|will start|am going to start)(?: ${ADV})?(?: (kindergarten|school|preschool|pre-?k|nursery|reception|college|uni|university|(?:middle|high|elementary|primary|law|med|grad) school|year \\d+|\\d+(?:st|nd|rd|th) grade))? at ${NAMED_SCHOOL}`,
+      `^${ADV}(?:started|am starting|have started|start|starts|will start|am going to start)(?: ${ADV})?(?: (kindergarten|school|preschool|pre-?k|nursery|reception|college|uni|university|(?:middle|high|elementary|primary|law|med|grad) school|[Yy]ear \\d+|\\d+(?:st|nd|rd|th) grade|(?:first|second|third|fourth|fifth|sixth|seventh|eighth) grade))? at ${NAMED_SCHOOL}`,
     ),
     build: (m, s) =>
       m[1] !== undefined ||
@@ -672,9 +672,18 @@ const RULES: Rule[] = [
         : undefined,
   },
   {
-    // A school year or level (`my son's in 2nd grade`, `I'm in high school`).
+    // A child starting a school year or level with no school named (`my nephew just started Year 3`,
+    // `she started kindergarten`, `my son is starting first grade`): the year or level.
     attribute: "school",
-    re: /^am (?:now )?in (?:the )?(\d{1,2}(?:st|nd|rd|th) grade|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade|kindergarten|pre-?k|preschool|daycare|(?:middle|high|elementary|primary|grade|nursing|law|med|medical|grad|graduate) school)\b/i,
+    re: new RegExp(
+      `^${ADV}(?:started|am starting|has started|have started|starts|will start)(?: ${ADV})? ((?:kindergarten|preschool|pre-?k|nursery|reception|[Yy]ear \\d{1,2}|\\d{1,2}(?:st|nd|rd|th) grade|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade|(?:middle|high|elementary|primary) school))(?= *(?:[,.!?;]|$| (?:this|last|in|and|so|but|today|yesterday)\\b))`,
+    ),
+    build: (m, s) => (SCHOOL_AGE_REL.test(s.id) ? single(m[1] as string, `${s.label} is in ${m[1]} (school)`) : undefined),
+  },
+  {
+    // A school year or level (`my son's in 2nd grade`, `I'm in high school`, `my niece is in year 8`).
+    attribute: "school",
+    re: /^am (?:now )?in (?:the )?([Yy]ear \d{1,2}\b(?! of\b)|\d{1,2}(?:st|nd|rd|th) grade|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade|kindergarten|pre-?k|preschool|daycare|(?:middle|high|elementary|primary|grade|nursing|law|med|medical|grad|graduate) school)\b/i,
     build: (m, s) => single(m[1] as string, `${s.label} is in ${m[1]} (school)`),
   },
   {

@@ -1005,7 +1005,10 @@ const RULES: Rule[] = [
     re: new RegExp(`(?:^|\\s)([가-힣A-Za-z]{2,10})\\s*\\d\\s*학년(?:${COPULA_LINK}|${COPULA})(?=[\\s.,!~…]|$)`),
     build: (m, l) => {
       const v = m[1] as string;
-      return !bareNoun(v) || SCHOOL_LEVEL.test(v) ? undefined : single(v, `${topic(l)} ${v} 전공 (학교, 전공)`);
+      // A school by its short name (`청운중 3학년`, `한빛고 2학년`) is the school rule's.
+      return !bareNoun(v) || SCHOOL_LEVEL.test(v) || /[가-힣](?:중|고|초)$/.test(v)
+        ? undefined
+        : single(v, `${topic(l)} ${v} 전공 (학교, 전공)`);
     },
     relative: true,
   },
@@ -1375,7 +1378,10 @@ const RULES: Rule[] = [
     attribute: "school",
     // A school level in slang or by its year, said as what one is (`고딩임`, `동생 중딩이에요`,
     // `언니 대딩이야`, `나 고2임`): where the speaker or the relative goes to school.
-    re: new RegExp(`(?:^|\\s)(${SCHOOL_SLANG})(?:이에요|이야|입니다|이고|인데|이거든요?|이라서|이라|임)[.!~…]*$`),
+    // A connective may go on (`고1이고 요즘 …`, `고3이라 집이 …`).
+    re: new RegExp(
+      `(?:^|\\s)(${SCHOOL_SLANG})(?:(?:이에요|이야|입니다|이고|인데|이거든요?|이라서|이라|임|예요|야)[.!~…]*$|(?:이고|고|인데|이라서|이라)(?=\\s)|고$)`,
+    ),
     build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (학교)`),
     relative: true,
   },
@@ -1397,13 +1403,18 @@ const RULES: Rule[] = [
     // A nursery or a kindergarten is a small child's school (`작은애는 어린이집 다녀요`). Entering one
     // (`딸이 올해 중학교에 들어갔어요`) is going there now. A class named after a nursery or a
     // kindergarten (`햇살어린이집 만3세반 들어갔어요`, `별빛유치원 햇님반 다녀요`) is no part of its name.
-    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대|[가-힣]{1,4}(?:공고|여고|외고|과고|상고|예고|체고|여중))(?:\s+(?:만\s*)?[\d가-힣]{1,4}반)?\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|다닙|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년)|에?\s*들어(?:갔|감(?=[\s.!~…]|$)))/,
+    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대|[가-힣]{1,4}(?:공고|여고|외고|과고|상고|예고|체고|여중)|[가-힣]{2,4}(?:중|고|초)(?=\s*\d+\s*학년))(?:\s+(?:만\s*)?[\d가-힣]{1,4}반)?\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|다닙|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년)|에?\s*들어(?:갔|감(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       let v = clean(m[1] as string);
       // An academy one attends (`영어학원 다녀요`) is its activity's: the hobby rule below reads it.
       if (v.endsWith("학원") && !v.endsWith("대학원") && m[2] === undefined) return undefined;
-      // A year at a school named (`청라초등학교 1학년이에요`); a level alone (`초등학교 2학년`) names none.
-      if (m[3] !== undefined && /^(?:초등학교|중학교|고등학교|학교|대학|대학교|대학원|학원)$/.test(v)) return undefined;
+      // A year at a school named (`청라초등학교 1학년이에요`); a level alone is that level and year
+      // (`초등학교 2학년이에요`, `중학교 3학년이고`, `고등학교 1학년 됐어요`: the English `in 5th grade`).
+      if (m[3] !== undefined && /^(?:학교|학원|대학원)$/.test(v)) return undefined;
+      if (m[3] !== undefined && /^(?:초등학교|중학교|고등학교|대학|대학교)$/.test(v)) {
+        const year = (m[3] as string).replace(/\s+/g, "");
+        return single(`${v} ${year}`, `${topic(l)} ${v} ${year} (학교)`);
+      }
       // `학교 다니고 있어` names no school; `카이스트 대학원 붙었어` names it before, and so does a
       // school by its form before a graduate school gone to (`아주대 대학원 다녀`, `고려대학교 대학원생`).
       if (/^(?:학교|대학|대학교|학원|대학원)$/.test(v)) {
@@ -2606,8 +2617,9 @@ function endsClauseAtGo(before: string, word: string, next: string, rest: string
   // `직업은 교사고 …`) ends that fact's clause.
   if (HOME_TOPIC.test(before.split(/\s+/).at(-1) ?? "")) return true;
   const noun = stem.replace(/이$/, "");
-  // An age in native numbers ends its clause too (`올해 스물하나고 대전에 살아요`).
-  return new RegExp(`(?:${JOB})$|^(?:${KOREAN_AGE})$`).test(noun) || givenNameLike(noun);
+  // An age in native numbers ends its clause too (`올해 스물하나고 대전에 살아요`), and so does a
+  // school year (`큰애는 중1고 작은애는 …`).
+  return new RegExp(`(?:${JOB})$|^(?:${KOREAN_AGE}|${SCHOOL_SLANG})$`).test(noun) || givenNameLike(noun);
 }
 
 /** A sentence cut after each `-고` that ends a clause of its own ({@link endsClauseAtGo}). */
@@ -3255,7 +3267,10 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       // A relative as the subject carries over (`동생이 대학생인데 수원에 살아요`); one the speaker
       // has (`딸이 하나 있고 …`) is no subject of what follows.
       const had = new RegExp(`^(?:(?:${COUNT})\\s*)?있|^${COUNT_IS}`).test(plainForm(lead).slice(own[0].length));
-      topicRelative = /(?:은|는|께서는|이|가|께서)\s+$/.test(own[0]) && !had ? relative : undefined;
+      // So does `우리 아들` with its particle dropped when the clause says what they are (`우리 아들
+      // 이제 여섯 살인데 유치원 다녀요`), not when it is an object (`우리 아들 데리고 …`).
+      const described = own[2] !== undefined && /(?:인데|이고|이라|이라서|인데요)$/.test(lead.trim());
+      topicRelative = (/(?:은|는|께서는|이|가|께서)\s+$/.test(own[0]) || described) && !had ? relative : undefined;
     } else if (topicRelative !== undefined && !FIRST_PERSON.test(lead) && !OTHERS.test(plainForm(lead))) {
       sentence = `${topicRelative}는 ${lead}`;
     } else if (!FIRST_PERSON.test(lead) && HONORIFIC.test(lead) && !REQUESTED.test(lead)) {
