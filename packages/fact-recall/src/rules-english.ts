@@ -886,7 +886,8 @@ const RULES: Rule[] = [
   {
     attribute: "dislikes",
     re: new RegExp(
-      `^${ADV}(?:hate|dislike|cannot stand|do not like|do not enjoy|am not a fan of|am not into|do not really like) ${VAL}`,
+      // Not a verb's infinitive (`I hate to say it`, `I can't bear to leave`): a way of speaking, no dislike.
+      `^${ADV}(?:hate|dislike|cannot stand|cannot abide|cannot bear|loathe|detest|do not like|do not enjoy|am not a fan of|am not into|do not really like) (?!to )${VAL}`,
       "i",
     ),
     build: (m, s) => {

@@ -820,6 +820,9 @@ const NOT_AN_OBJECT = new RegExp(
   `^(?:${DEGREE_WORDS}|지금|이제|요즘|요새|처음|나중|다|모두|그것|그거|이것|이거|저것|그게|그건|둘\\s*다)(?:은|는|도|에는|엔)?$`,
 );
 
+/** A sense of a thing (`냄새`, `맛`, `식감`), with a particle: what is disliked about it, not a thing disliked. */
+const SENSE = /^(?:냄새|맛|향|식감|소리|모양|생김새|느낌)(?:은|는|도|만|이|가)?$/;
+
 function clean(value: string): string {
   return value.replace(/^[\s"'“”]+|[\s.,!?~"'“”]+$/g, "").trim();
 }
@@ -1964,14 +1967,31 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // The topic, then why or when it is disliked, then 싫다 (`당근은 식감 때문에 싫어요`, `가지는
+    // 냄새만 맡아도 싫어`, `민트초코는 보기만 해도 진짜 싫음`): the topic is what is disliked.
+    attribute: "dislikes",
+    re: new RegExp(
+      `^(?:(?:저는|나는|전|난|저|나)\\s+)?([가-힣A-Za-z]+?)(?:은|는)\\s+((?:\\S+\\s+){0,2}?(?:\\S*(?:해도|아도|어도|봐도)|\\S*(?:때문에|땜에|때매)))\\s+${DEGREE}(?:싫어요|싫어|싫다|싫음|싫습니다|싫더라(?:고요)?)[.!~…]*$`,
+    ),
+    build: (m, l) => {
+      const v = m[1] as string;
+      // A reason with its own subject (`오이는 동생이 먹어도 싫어`) is still the topic's; a pronoun
+      // or a time as the topic (`그건`, `요즘은`) names nothing.
+      if (NOT_AN_OBJECT.test(v) || SENSE.test(v) || /^(?:요즘|요새|지금|이제|오늘|그|이|저|그건|이건)$/.test(v)) return undefined;
+      return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
+    },
+    relative: true,
+  },
+  {
     attribute: "dislikes",
     // Stacked particles stay off the noun (`등산도를` -> 등산).
     re: new RegExp(
-      `(\\S+?)(?:도(?=[을를]))?${CASE_PARTICLE}?\\s*(?:더\\s*이상\\s*|이제\\s*)?${DEGREE}(?:${hada("싫어")}|싫어요|싫어|싫다|싫음|싫은데|싫고|안\\s*${hada("좋아")}|별로\\s*안\\s*좋아|좋아하지\\s*않)`,
+      `(\\S+?)(?:도(?=[을를]))?${CASE_PARTICLE}?\\s*(?:\\S+\\s+(?:때문에|땜에|때매)\\s+)?(?:더\\s*이상\\s*|이제\\s*)?${DEGREE}(?:${hada("싫어")}|싫어요|싫어|싫다|싫음|싫은데|싫고|안\\s*${hada("좋아")}|별로\\s*안\\s*좋아|좋아하지\\s*않)`,
     ),
     build: (m, l, body) => {
       const v = withModifier(body, m, clean(m[1] as string));
-      if (NOT_AN_OBJECT.test(v)) return undefined;
+      // The smell or the taste of what was named (`오이 극혐임 냄새도 싫음`) is no thing of its own.
+      if (NOT_AN_OBJECT.test(v) || SENSE.test(v) || /^(?:때문에|땜에|때매)$/.test(v)) return undefined;
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
     },
     relative: true,
