@@ -420,13 +420,17 @@ const MOVED_PLACE = "([A-Z][\\w'.-]*(?: [A-Z][\\w'.-]*){0,3})";
  */
 const EMPLOYER =
   "(?:Deloitte|KPMG|PwC|EY|Ernst & Young|Accenture|McKinsey|Bain|BCG|Google|Meta|Facebook|Amazon|AWS|Microsoft|Apple|Netflix|Stripe|Salesforce|IBM|Oracle|Intel|Nvidia|NVIDIA|Tesla|Uber|Airbnb|Spotify|Shopify|Goldman Sachs|JPMorgan|JP Morgan|Morgan Stanley|Barclays|HSBC|Lloyds|Boeing|Walmart|Costco|Tesco|Sainsbury's|Unilever|Samsung|LG|Naver|Kakao|Coupang|Hyundai)|[A-Z][\\w&'.-]*(?: [A-Z][\\w&'.-]*){0,2} (?:Inc|Ltd|LLC|Group|Bank|Labs|Partners|Consulting|Capital|Technologies|Systems|Solutions|Studios|Software|Analytics)\\b\\.?";
+/** Kinds of employer named after `a`/`an` in a job move ({@link JOB_MOVED}). */
+const FIRM_KIND = "startup|start-up|agency|firm|consultancy|company|bank|charity|nonprofit|non-profit|hospital|law firm|tech company";
 /**
  * A move between employers (`moved from Deloitte to KPMG`, `switched from Google to Meta`,
- * `jumped from Acme Labs to Hollis Group`): a job move, not a home move. Both names are employers
- * ({@link EMPLOYER}); places in the same words stay a home move ({@link MOVED_FROM_TO}).
+ * `jumped from Acme Labs to Hollis Group`): a job move, not a home move. The first is an employer
+ * ({@link EMPLOYER}); the second too, or a kind of employer after `a`/`an` (`to a startup`, `to an
+ * agency`, `to a small law firm`: the kind, no town). Places in the same words stay a home move
+ * ({@link MOVED_FROM_TO}).
  */
 const JOB_MOVED = new RegExp(
-  `^${ADV}(?:have |had |just )?(?:moved|switched|jumped|went|transferred) (?:over )?from (${EMPLOYER}) to (${EMPLOYER})(?=$|[\\s,.;:!?])`,
+  `^${ADV}(?:have |had |just )?(?:moved|switched|jumped|went|transferred) (?:over )?from (${EMPLOYER}) to (?:(${EMPLOYER})|(?:a|an|another) ((?:[A-Za-z][\\w-]* ){0,2}(?:${FIRM_KIND})))(?=$|[\\s,.;:!?])`,
 );
 /** A stay's span (`for a week`, `for the summer`, `over Christmas`, `until Friday`): a visit, not a home. */
 const STAY_FOR_A_WHILE =
@@ -542,7 +546,10 @@ const RULES: Rule[] = [
     // the one left is an ended job beside it.
     attribute: "work",
     re: JOB_MOVED,
-    build: (m, s) => single(m[2] as string, `${s.label} moved from ${m[1]} to ${m[2]} (job)`),
+    build: (m, s) => {
+      const to = (m[2] ?? m[3]) as string;
+      return single(to, `${s.label} moved from ${m[1]} to ${m[2] ?? `a ${to}`} (job)`);
+    },
   },
   {
     attribute: "residence",
@@ -1515,7 +1522,10 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const leftJob = found.attribute === "work" && !found.built.ended ? JOB_MOVED.exec(partSubject.predicate) : null;
       if (leftJob) {
         const v = leftJob[1] as string;
-        push(subject.id, "work", { ...single(v, `${subject.label} no longer works at ${v} (moved to ${leftJob[2]})`), ended: true });
+        push(subject.id, "work", {
+          ...single(v, `${subject.label} no longer works at ${v} (moved to ${leftJob[2] ?? `a ${leftJob[3]}`})`),
+          ended: true,
+        });
       }
     }
     if (matched && !subject.we)

@@ -2712,9 +2712,20 @@ function movedFrom(sentence: string): RegExpExecArray | null {
  */
 const JOB_MOVED_FROM =
   /^(.*?)(?<=^|\s)([가-힣A-Za-z0-9&]+?)(?:에서|에\s*(?:있|계시|다니)다가?)\s+(?:\S+\s+){0,3}?(\S+?)(?:으로|로)\s*(?:옮겼|이직(?:했|하였))/;
+/** Kinds of employer by how their name ends (`스타트업`, `에이전시`, `회계법인`, `로펌`), a job move's either side. */
+const FIRM_KIND = /(?:스타트업|에이전시|법인|로펌|사무소|대기업|중소기업|공기업|외국계|게임사|증권사|보험사|제약사|건설사)$/;
+/**
+ * A job move (`카카오에서 네이버로 옮겼어요`): both sides workplaces ({@link movedWorkplace}), or
+ * one a kind of employer ({@link FIRM_KIND}: `삼일회계법인에서 딜로이트로 옮겼어요`, `네이버에서
+ * 스타트업으로 옮겼어`) and the other a name; two towns stay none (`서울에서 대구로 옮겼어요`).
+ */
 function jobMovedFrom(sentence: string): RegExpExecArray | null {
   const m = JOB_MOVED_FROM.exec(sentence);
-  return m && movedWorkplace(m[2] as string) && movedWorkplace(clean(m[3] as string)) ? m : null;
+  if (!m) return null;
+  const [from, to] = [m[2] as string, clean(m[3] as string)];
+  const either =
+    (FIRM_KIND.test(from) && (movedWorkplace(to) || bareNoun(to))) || (FIRM_KIND.test(to) && (movedWorkplace(from) || bareNoun(from)));
+  return (movedWorkplace(from) && movedWorkplace(to)) || either ? m : null;
 }
 
 /** The present of the value switched to ({@link SWITCHED_TO}), as a sentence the rules read: `아이폰 쓰고 있어요`. */
