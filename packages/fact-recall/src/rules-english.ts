@@ -622,6 +622,26 @@ const RULES: Rule[] = [
     },
   },
   {
+    // A shift done at a place (`I do the night shift at a care home`, `used to do the early shift at
+    // a bakery`): the place worked at.
+    attribute: "work",
+    re: new RegExp(
+      `^${ADV}(?:do|does|did|pull|am doing|have done|cover) (?:the |an? |my )?(?:(?:early|late|night|morning|evening|weekend|double|overnight|graveyard|day|breakfast|lunch) )?shifts? at ${VAL}`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 6);
+      return single(valueHead(v, "work"), `${s.label} works shifts at ${v} (job)`);
+    },
+  },
+  {
+    // A group one sings or plays in (`I sing in the Hexham choir`, `I play in a brass band`): the
+    // pastime is the group's kind, not the words after `in`.
+    attribute: "hobby",
+    re: /^(?:also |still )?(?:sing|sings|play|plays|am|perform) in (?:the |a |an |our |my |a local |the local )?(?:[A-Z][\w'-]* )*((?:[a-z][\w-]* ){0,2}(?:choir|band|orchestra|ensemble))\b/,
+    build: (m, s) => list(m[1] as string, `${s.label} sings or plays in a ${m[1]} (hobby)`),
+  },
+  {
     // A student of a degree at a school (`a second-year PhD student in chemistry at UIUC`): the
     // school (what is studied comes from {@link SIDE_FACTS}).
     attribute: "school",

@@ -2587,7 +2587,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  */
 const WISH = /(?:싶어|싶다|싶은|싶습니다|싶네요|싶어요|바라요|좋겠)/;
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+(?!(?:\\S+\\s+){0,2}?(?:팔았|팔아버렸|처분했|넘겼|(?:정년)?(?:퇴직|은퇴)(?:하셨|했|하였)))|(?<=[았었했]고|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=[가-힣](?:아서|어서|해서|와서|워서|셔서))\\s+(?=[가-힣A-Za-z])(?![^\\n]*${WISH.source})|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|(?<!까)지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+(?!(?:\\S+\\s+){0,2}?(?:팔았|팔아버렸|처분했|넘겼|(?:정년)?(?:퇴직|은퇴)(?:하셨|했|하였)))|(?<=[았었했]고|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=[가-힣](?:아서|어서|해서|와서|워서|셔서))\\s+(?=[가-힣A-Za-z])(?![^\\n]*${WISH.source})|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -2777,6 +2777,25 @@ const STORY_SETTING = /(?:영화|드라마|소설|만화|웹툰|애니|게임|�
 /** An activity as the topic or the object, then a verb of giving up (`그만뒀`, `접었`), a when between. */
 const GAVE_UP_ACTIVITY =
   /^([가-힣A-Za-z]+?)(?:은|는|을|를|도)?\s+(?:(?:\S+에|작년|올해|재작년|얼마\s*전|최근|결국|그냥|진작)\s+){0,2}(?:그만뒀|그만두었|관뒀|접었)(?:어요|어|습니다|다|음)?[.!~…]*$/;
+/**
+ * What a clause of {@link DONE_THEN_QUIT} or {@link PART_TIME_LEFT} says was given up, as a sentence
+ * the rules read: `취미는 수영이에요` (not a pastime taught: `피아노를 가르쳤지만 …` was a job), the
+ * place of a part-time job (`스타벅스에서 일하고 있어요`).
+ * `undefined` for any other clause.
+ */
+function doneThenQuit(sentence: string): string | undefined {
+  const done = DONE_THEN_QUIT.exec(sentence);
+  if (done && done[1] !== "운동") {
+    const v = done[1] as string;
+    // Taught (`피아노를 가르쳤지만 …`) is a job, whose value the rules would not keep: none.
+    return /가르쳤|가르치셨/.test(done[0]) ? undefined : `취미는 ${josa(v, "이에요", "예요")}`;
+  }
+  const partTime = PART_TIME_LEFT.exec(sentence.replace(FIRST_PERSON, ""));
+  if (partTime && nounLike(partTime[1] as string) && !/^(?:야간|주말|평일|오늘|어제|이번|지난)$/.test(partTime[1] as string))
+    return `${partTime[1]}에서 일하고 있어요`;
+  return undefined;
+}
+
 /** A negated predicate: `-지 않다`, `안 <verb>`, `<noun>이/가 아니다`. */
 const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|다|고|라서|었)|아닙니다/;
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
@@ -2788,6 +2807,21 @@ const USED_TO =
  */
 const FUSED_PAST = `(?:(?!있|겠)[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac14 + 28 * i).toString(16)}`).join("")}])`;
 const PAST = new RegExp(FUSED_PAST);
+/** A clause in the past going on with `-는데`/`-지만` (`했는데`, `뛰었는데`, `다녔지만`, `했었는데`). */
+const DONE_BEFORE = new RegExp(`${FUSED_PAST}(?:었)?(?:는데|지만)$`);
+/** Giving up with no topic of its own (`무릎 때문에 그만뒀어요`, `이제는 안 합니다`; not `동생은 그만뒀어`). */
+const QUIT_ALONE =
+  /^(?:(?:지금은|이제는|요즘은|결국은)\s+|(?!\S+(?:은|는)\s)\S+\s+){0,5}(?:그만뒀|그만두었|관뒀|접었|그만둠|안\s*(?:해요|합니다|해|함|한다))\S*[.!~…]*$/;
+/**
+ * A pastime done, then given up, in one clause ({@link DONE_BEFORE} and {@link QUIT_ALONE} joined):
+ * `수영을 꽤 오래 했는데 애들 낳고 그만뒀어요`, `마라톤도 뛰었는데 이제는 안 합니다`.
+ */
+const DONE_THEN_QUIT = new RegExp(
+  `(?:^|\\s)(${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})(?:은|는|을|를|도)?\\s+(?:\\S+\\s+){0,4}?\\S*${FUSED_PAST}(?:었)?(?:는데|지만)\\s+(?:\\S+\\s+){0,5}?(?:그만뒀|그만두었|관뒀|접었|그만둠|안\\s*(?:해요|합니다|해|함|한다))`,
+);
+/** A part-time job at a place, then left (`스타벅스 알바 지난달에 그만뒀어`, `편의점 야간알바 이번 달까지만 하고 그만뒀어요`). */
+const PART_TIME_LEFT =
+  /(?:^|\s)([가-힣A-Za-z]{2,})\s*(?:야간\s*|주말\s*|평일\s*)?알바(?:는|를|도)?\s+(?:\S+\s+){0,5}?(?:그만뒀|그만두었|관뒀|그만둠|잘렸|잘림)/;
 /** The double past (`쳤었`, `했었`, `살았었`, `갔었`): a past that holds no longer; the first past syllable is `$1`. */
 const DOUBLE_PAST = new RegExp(`(${FUSED_PAST})었`, "g");
 /**
@@ -2808,6 +2842,10 @@ function positiveOfEnded(sentence: string): string | undefined {
   const cannot = NO_LONGER.test(sentence) ? GIVEN_UP_ACTIVITY.exec(sentence.replace(FIRST_PERSON, "")) : null;
   if (cannot && new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})$`).test(cannot[1] as string))
     return `취미는 ${josa(cannot[1] as string, "이에요", "예요")}`;
+  // A pastime done, then given up (`수영을 꽤 오래 했는데 애들 낳고 그만뒀어요`), or a part-time job
+  // at a place left (`스타벅스 알바 지난달에 그만뒀어`: the place, as a job).
+  const given = doneThenQuit(sentence);
+  if (given) return given;
   // A pastime given up, as the topic or the object (`드럼은 9월에 접었어`, `테니스는 작년에 그만뒀어요`,
   // `요가 그만뒀어`): the pastime, ended. Only a known activity (`회사 그만뒀어` is a job left).
   const gaveUp = GAVE_UP_ACTIVITY.exec(sentence.replace(FIRST_PERSON, ""));
@@ -3236,6 +3274,15 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
           const before = out.at(-1);
           const reason = before !== undefined && /(?:니까|니깐|거든|잖아)$/.test(before) ? plainForm(before.replace(LEAD, "")) : undefined;
           if (reason !== undefined && (RELATIVE.test(reason) || someoneElseFirst(reason))) out[out.length - 1] = `${before} ${part}`;
+          // Giving up with no topic of its own after a past (`필라테스는 작년까지 했는데 무릎 때문에
+          // 그만뒀어요`): what was done is what was given up, so the two are read as one clause.
+          else if (
+            before !== undefined &&
+            DONE_BEFORE.test(before) &&
+            QUIT_ALONE.test(plainForm(part.replace(LEAD, ""))) &&
+            doneThenQuit(`${before} ${part}`)
+          )
+            out[out.length - 1] = `${before} ${part}`;
           else out.push(part);
           return out;
         }, [])
