@@ -860,7 +860,7 @@ const RULES: Rule[] = [
   {
     attribute: "health",
     re: new RegExp(
-      `^${ADV}(?:have|have got|got|was diagnosed with|suffer from|am suffering from|am recovering from|am dealing with) (?:(?:early|mild|severe|early[- ]onset|late[- ]stage|chronic) )?(asthma|dementia|alzheimer'?s|parkinson'?s|epilepsy|copd|lupus|crohn'?s|celiac|coeliac|gout|sleep apnea|type (?:1|2|one|two) diabetes|diabetes|adhd|autism|anxiety|depression|insomnia|migraines?|arthritis|cancer|covid|high blood pressure|an? (?:bad |injured )?(?:back|knee|ankle|shoulder)(?: injury)?|an? [\\w ]*allergy|a cold|the flu|ptsd)`,
+      `^${ADV}(?:have|have got|got|was diagnosed with|suffer from|am suffering from|am recovering from|am dealing with) (?:(?:early|mild|severe|early[- ]onset|late[- ]stage|chronic) )?(asthma|dementia|alzheimer'?s|parkinson'?s|epilepsy|copd|lupus|crohn'?s|celiac|coeliac|gout|sleep apnea|type (?:1|2|one|two) diabetes|diabetes|adhd|autism|anxiety|depression|insomnia|migraines?|arthritis|cancer|covid|high blood pressure|an? (?:bad |injured )?(?:back|knee|ankle|shoulder)(?: injury)?|an? [\\w ]*allergy|a cold|the flu|ptsd|an? (?:slipped|herniated|bulging|prolapsed|ruptured) disc|sciatica|(?:(?!(?:a|an|the|this|that|some|my) )[a-z][\\w'-]* ){1,2}syndrome)`,
       "i",
     ),
     build: (m, s) => list(m[1] as string, `${s.label} has ${m[1]} (health)`),

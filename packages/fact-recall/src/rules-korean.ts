@@ -1827,10 +1827,13 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
-    // An illness named by its suffix (`장염`, `불면증`, `손목터널증후군`, `공황장애`, `위암`) with
-    // 있다/걸리다/심하다/생기다/진단받다/앓다.
+    // An illness named by its suffix (`장염`, `불면증`, `손목터널증후군`, `공황장애`, `위암`) or a
+    // disc (`허리 디스크`), the body part before it kept, with 있다/걸리다/심하다/생기다/진단받다/앓다,
+    // or as the reason of what follows (`허리 디스크 때문에 오래 못 앉아요`, `위염 때문에 커피 끊었어요`).
     attribute: "health",
-    re: /(?:^|\s)([가-힣]{1,10}?(?:염|증후군|증|병|장애|질환|암))(?:이|가|도|은|는)?\s*(?:좀\s*|약간\s*|심하게\s*|또\s*)?(?:있|걸렸|걸려|심해|심하|생겼|진단|앓|판정)/,
+    re: new RegExp(
+      `(?:^|\\s)((?:(?:${BODY_PART})\\s*)?(?:[가-힣]{1,10}?(?:염|증후군|증|병|장애|질환|암)|디스크))(?:이|가|도|은|는)?\\s*(?:좀\\s*|약간\\s*|심하게\\s*|또\\s*)?(?:있(?!는\\s*(?:사람|분|환자|애|친구|경우)|는지|나요|어요\\?|어\\?)|걸렸|걸려|심해|심하|생겼|진단|앓|판정|때문에|땜에|때매)`,
+    ),
     build: (m, l) => {
       const v = m[1] as string;
       return NOT_ILLNESS.test(v) || v.length < 2 ? undefined : list(v, `${topic(l)} ${v} (건강)`);
