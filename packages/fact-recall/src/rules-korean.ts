@@ -182,6 +182,10 @@ function josa(word: string, withBatchim: string, without: string): string {
 }
 
 /** The words of `body` before the match `m` (`[""]` when none). */
+/** A time or a frequency said before a verb (`주말에`, `요즘`, `주3일`): never the thing done. */
+const TIME_OR_FREQUENCY =
+  /^(?:요즘|요새|지금|이제|주말|주말에|주말엔|평일|평일엔|평일에|매일|방학|방학에|방학엔|저녁|저녁에|밤|밤에|야간|오늘|어제|이번|작년|올해|[가-힣]*마다|주\s*\d\s*(?:일|회|번))$/;
+
 function wordsBefore(body: string, m: RegExpMatchArray): string[] {
   return body
     .slice(0, m.index ?? 0)
@@ -1561,12 +1565,24 @@ const RULES: Rule[] = [
     // business in a named place also says where the speaker lives (`전주에서 자영업 해요`).
     attribute: "work",
     re: new RegExp(
-      `(?:(\\S+?)에서\\s+(?:\\S+\\s+)??)?(?:(\\S+?)(?:을|를|${BARE})\\s*운영(?:해|하고|합니다|한다|하는데|하거든|중)|(?:(${LIVELIHOOD})(?:을|를|로|으로|도)?\\s*(?:[가-힣]+\\s+)?|(${BUSINESS})(?:을|를|도)?\\s*(?:(?:${LIVELIHOOD})\\s*)?)(?:일\\s*)?(?:하고\\s*있|해요|합니다|한다|하는데|하거든|해(?=[\\s.!~…]|$)|뛰어|뛰고|일해|일하고))`,
+      `(?:(\\S+?)에서\\s+(?:\\S+\\s+)??)?(?:(\\S+?)(?:을|를|${BARE})\\s*운영(?:해|하고|합니다|한다|하는데|하거든|중)|(?:(${LIVELIHOOD})(?:을|를|로|으로|도)?\\s*(?:[가-힣]+\\s+)?|(${BUSINESS})(?:을|를|도)?\\s*(?:(?:${LIVELIHOOD})\\s*)?)(?:일\\s*)?(?:(?:주\\s*\\d\\s*(?:일|회|번)|주말마다|매일)\\s+)?(?:하고\\s*있|해요|합니다|한다|하는데|하거든|하는\\s*중|해(?=[\\s.!~…]|$)|뛰어|뛰고|일해|일하고))`,
     ),
-    build: (m, l) => {
+    build: (m, l, body) => {
       const place = m[1] === undefined ? undefined : clean(m[1]);
       const value = clean((m[2] ?? m[3] ?? m[4]) as string);
       if (modifierForm(value) || SETTING.test(value)) return undefined;
+      // A part-time job says what it is by the role or the place it names (`바리스타로 알바했어요`,
+      // `CU 편의점에서 알바해요`, `물류센터 알바 뛰어요`): that, not `알바`.
+      if (/^(?:알바|아르바이트)$/.test(value)) {
+        const role = /(?:^|\s)([가-힣A-Za-z]+?)(?:으로|로)\s+(?:알바|아르바이트)/.exec(m[0])?.[1];
+        // The shift's time between (`빵집 야간 알바`) is passed over.
+        const words = wordsBefore(body, m);
+        while (words.length > 1 && /^(?:야간|주말|평일|새벽|단기)$/.test(words.at(-1) ?? "")) words.pop();
+        const before = words.at(-1) ?? "";
+        const named =
+          role ?? place ?? (bareNoun(before) && !TIME_OR_FREQUENCY.test(before) && !FIRST_PERSON_WORD.test(before) ? before : undefined);
+        if (named !== undefined && !SETTING.test(named)) return single(named, `${topic(l)} ${named}에서 알바한다 (직업, 일)`);
+      }
       const work = single(value, `${topic(l)} ${value} (직업, 일)`);
       if (place === undefined || NOT_A_HOME.test(place) || TRADING_PLACE.test(place) || SETTING.test(place) || !LOCAL_WORK.test(value))
         return work;
