@@ -412,6 +412,9 @@ function onlyWhen(rest: string): boolean {
 const single = (value: string, text: string) => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string) => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
 
+/** A stage of life long past as a move's when (`when I was 10`, `as a kid`, `in high school`). */
+const LIFE_STAGE_EN =
+  /\b(?:when (?:I|we) (?:was|were) (?:\d{1,2}|a (?:kid|child|teenager|baby|toddler)|(?:very )?(?:young|little|small)|in (?:high|middle|primary|elementary|grade) school)|as a (?:kid|child|teenager|baby|toddler)|in (?:my|our) teens|growing up)\b/i;
 /** A place moved from before `to` (`Cheney`, `San Jose`): capitalized words. */
 const MOVED_PLACE = "([A-Z][\\w'.-]*(?: [A-Z][\\w'.-]*){0,3})";
 /**
@@ -555,6 +558,8 @@ const RULES: Rule[] = [
     attribute: "residence",
     re: new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated)(?: back)? (?:to|into) ${VAL}`, "i"),
     build: (m, s) => {
+      // A move at a stage of life long past (`when I was 10`, `as a kid`) says no home now.
+      if (LIFE_STAGE_EN.test(s.predicate)) return undefined;
       const v = place(m[1] as string);
       return single(valueHead(v, "place"), `${s.label} moved to ${v} and lives there`);
     },

@@ -463,6 +463,13 @@ const HOUSING = /^(?:아파트|빌라|원룸|투룸|오피스텔|주택|단독�
  * run there (`중앙시장에서 국밥집 하셔`) says nothing of a home.
  */
 const TRADING_PLACE = /(?:시장|상가|상가건물|역|역전|터미널|백화점|쇼핑몰|아울렛|마트|골목|거리|로데오|시장통)$/;
+/**
+ * A stage of life long past, said as a move's when (`열아홉에`, `스무 살에`, `중학교 때`, `어릴 때`):
+ * where one moved then is no home said now (the labelled sets give none; `결혼하면서 … 지금까지 살고
+ * 있어요` says the home by its own verb).
+ */
+const LIFE_STAGE =
+  /(?:^|\s)(?:(?:열|스물|스무|서른|마흔|쉰|예순|일흔|여든)[가-힣]{0,2}\s*(?:살\s*)?(?:때|에)|\d{1,2}\s*살\s*(?:때|에)|(?:어릴|어렸을|젊을|젊었을|학생일|애기일)\s*(?:때|적)(?:에)?|(?:초등학교|중학교|고등학교|대학교?|초딩|중딩|고딩|대학생)\s*(?:때|시절)(?:에|에는)?)(?=\s)/;
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
 /**
@@ -1158,6 +1165,7 @@ const RULES: Rule[] = [
     re: /(\S+?)(?:으로|로)\s*(?:(?:\d+\s*월\s*)?(?:\d+\s*일)?(?:에|쯤에?|경에?)?\s*|지난\s*(?:주|달)에?\s*|어제\s*|작년에?\s*)?이사(?:를)?\s*(?:했|왔|갔|와서|가서|해서)/,
     build: (m, l, body) => {
       const v = movedHome(body, m);
+      if (LIFE_STAGE.test(body.slice(0, m.index ?? 0))) return undefined;
       return v === undefined ? undefined : single(v, `${topic(l)} ${josa(v, "으로", "로")} 이사해서 ${v}에 산다 (사는 곳)`);
     },
     relative: true,
@@ -1166,9 +1174,9 @@ const RULES: Rule[] = [
     // Moving away and staying: `제주로 내려갔어`, `서울로 올라왔어요`; not a trip (`내려갔다 왔어`).
     attribute: "residence",
     re: /(\S+?)(?:으로|로)\s*(?:내려갔|올라갔|내려왔|올라왔)(?!다)/,
-    build: (m, l) => {
+    build: (m, l, body) => {
       const v = clean(m[1] as string);
-      return NOT_A_HOME.test(v) || SETTING.test(v)
+      return NOT_A_HOME.test(v) || SETTING.test(v) || LIFE_STAGE.test(body.slice(0, m.index ?? 0))
         ? undefined
         : single(v, `${topic(l)} ${josa(v, "으로", "로")} 옮겨서 ${v}에 산다 (사는 곳)`);
     },
@@ -1234,7 +1242,9 @@ const RULES: Rule[] = [
         v = `${before} ${v}`;
       // A kind of housing (`아파트 살아서`) or a place too general names no home; nor does living
       // with someone (`부모님을 모시고 살아요`, `애들 데리고 살아`).
+      // A time for how long (`지금까지 살고 있어요`, `평생 살았어`) is no place.
       if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v) || /(?:랑|하고)$/.test(v) || vaguePlace(v)) return undefined;
+      if (/^(?:지금까지|이제까지|여태|여태껏|여지껏|아직까지|평생|계속|쭉|오래|오랫동안)$/.test(v)) return undefined;
       return single(v, `${topic(l)} ${v}에 산다 (사는 곳)`);
     },
     relative: true,
