@@ -412,6 +412,9 @@ function onlyWhen(rest: string): boolean {
 const single = (value: string, text: string) => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string) => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
 
+/** A stage of life long past as a move's when (`when I was 10`, `as a kid`, `in high school`). */
+const LIFE_STAGE_EN =
+  /\b(?:when (?:I|we) (?:was|were) (?:\d{1,2}|a (?:kid|child|teenager|baby|toddler)|(?:very )?(?:young|little|small)|in (?:high|middle|primary|elementary|grade) school)|as a (?:kid|child|teenager|baby|toddler)|in (?:my|our) teens|growing up)\b/i;
 /** A place moved from before `to` (`Cheney`, `San Jose`): capitalized words. */
 const MOVED_PLACE = "([A-Z][\\w'.-]*(?: [A-Z][\\w'.-]*){0,3})";
 /**
@@ -420,13 +423,17 @@ const MOVED_PLACE = "([A-Z][\\w'.-]*(?: [A-Z][\\w'.-]*){0,3})";
  */
 const EMPLOYER =
   "(?:Deloitte|KPMG|PwC|EY|Ernst & Young|Accenture|McKinsey|Bain|BCG|Google|Meta|Facebook|Amazon|AWS|Microsoft|Apple|Netflix|Stripe|Salesforce|IBM|Oracle|Intel|Nvidia|NVIDIA|Tesla|Uber|Airbnb|Spotify|Shopify|Goldman Sachs|JPMorgan|JP Morgan|Morgan Stanley|Barclays|HSBC|Lloyds|Boeing|Walmart|Costco|Tesco|Sainsbury's|Unilever|Samsung|LG|Naver|Kakao|Coupang|Hyundai)|[A-Z][\\w&'.-]*(?: [A-Z][\\w&'.-]*){0,2} (?:Inc|Ltd|LLC|Group|Bank|Labs|Partners|Consulting|Capital|Technologies|Systems|Solutions|Studios|Software|Analytics)\\b\\.?";
+/** Kinds of employer named after `a`/`an` in a job move ({@link JOB_MOVED}). */
+const FIRM_KIND = "startup|start-up|agency|firm|consultancy|company|bank|charity|nonprofit|non-profit|hospital|law firm|tech company";
 /**
  * A move between employers (`moved from Deloitte to KPMG`, `switched from Google to Meta`,
- * `jumped from Acme Labs to Hollis Group`): a job move, not a home move. Both names are employers
- * ({@link EMPLOYER}); places in the same words stay a home move ({@link MOVED_FROM_TO}).
+ * `jumped from Acme Labs to Hollis Group`): a job move, not a home move. The first is an employer
+ * ({@link EMPLOYER}); the second too, or a kind of employer after `a`/`an` (`to a startup`, `to an
+ * agency`, `to a small law firm`: the kind, no town). Places in the same words stay a home move
+ * ({@link MOVED_FROM_TO}).
  */
 const JOB_MOVED = new RegExp(
-  `^${ADV}(?:have |had |just )?(?:moved|switched|jumped|went|transferred) (?:over )?from (${EMPLOYER}) to (${EMPLOYER})(?=$|[\\s,.;:!?])`,
+  `^${ADV}(?:have |had |just )?(?:moved|switched|jumped|went|transferred) (?:over )?from (${EMPLOYER}) to (?:(${EMPLOYER})|(?:a|an|another) ((?:[A-Za-z][\\w-]* ){0,2}(?:${FIRM_KIND})))(?=$|[\\s,.;:!?])`,
 );
 /** A stay's span (`for a week`, `for the summer`, `over Christmas`, `until Friday`): a visit, not a home. */
 const STAY_FOR_A_WHILE =
@@ -542,12 +549,17 @@ const RULES: Rule[] = [
     // the one left is an ended job beside it.
     attribute: "work",
     re: JOB_MOVED,
-    build: (m, s) => single(m[2] as string, `${s.label} moved from ${m[1]} to ${m[2]} (job)`),
+    build: (m, s) => {
+      const to = (m[2] ?? m[3]) as string;
+      return single(to, `${s.label} moved from ${m[1]} to ${m[2] ?? `a ${to}`} (job)`);
+    },
   },
   {
     attribute: "residence",
     re: new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated)(?: back)? (?:to|into) ${VAL}`, "i"),
     build: (m, s) => {
+      // A move at a stage of life long past (`when I was 10`, `as a kid`) says no home now.
+      if (LIFE_STAGE_EN.test(s.predicate)) return undefined;
       const v = place(m[1] as string);
       return single(valueHead(v, "place"), `${s.label} moved to ${v} and lives there`);
     },
@@ -615,6 +627,26 @@ const RULES: Rule[] = [
     },
   },
   {
+    // A shift done at a place (`I do the night shift at a care home`, `used to do the early shift at
+    // a bakery`): the place worked at.
+    attribute: "work",
+    re: new RegExp(
+      `^${ADV}(?:do|does|did|pull|am doing|have done|cover) (?:the |an? |my )?(?:(?:early|late|night|morning|evening|weekend|double|overnight|graveyard|day|breakfast|lunch) )?shifts? at ${VAL}`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 6);
+      return single(valueHead(v, "work"), `${s.label} works shifts at ${v} (job)`);
+    },
+  },
+  {
+    // A group one sings or plays in (`I sing in the Hexham choir`, `I play in a brass band`): the
+    // pastime is the group's kind, not the words after `in`.
+    attribute: "hobby",
+    re: /^(?:also |still )?(?:sing|sings|play|plays|am|perform) in (?:the |a |an |our |my |a local |the local )?(?:[A-Z][\w'-]* )*((?:[a-z][\w-]* ){0,2}(?:choir|band|orchestra|ensemble))\b/,
+    build: (m, s) => list(m[1] as string, `${s.label} sings or plays in a ${m[1]} (hobby)`),
+  },
+  {
     // A student of a degree at a school (`a second-year PhD student in chemistry at UIUC`): the
     // school (what is studied comes from {@link SIDE_FACTS}).
     attribute: "school",
@@ -662,7 +694,7 @@ const RULES: Rule[] = [
     // only with a school's word in the name or a level before it (`I just started at Google` is a job).
     attribute: "school",
     re: new RegExp(
-      `^${ADV}(?:started|am starting|have started|start|starts|will start|am going to start)(?: ${ADV})?(?: (kindergarten|school|preschool|pre-?k|nursery|reception|college|uni|university|(?:middle|high|elementary|primary|law|med|grad) school|year \\d+|\\d+(?:st|nd|rd|th) grade))? at ${NAMED_SCHOOL}`,
+      `^${ADV}(?:started|am starting|have started|start|starts|will start|am going to start)(?: ${ADV})?(?: (kindergarten|school|preschool|pre-?k|nursery|reception|college|uni|university|(?:middle|high|elementary|primary|law|med|grad) school|[Yy]ear \\d+|\\d+(?:st|nd|rd|th) grade|(?:first|second|third|fourth|fifth|sixth|seventh|eighth) grade))? at ${NAMED_SCHOOL}`,
     ),
     build: (m, s) =>
       m[1] !== undefined ||
@@ -672,9 +704,18 @@ const RULES: Rule[] = [
         : undefined,
   },
   {
-    // A school year or level (`my son's in 2nd grade`, `I'm in high school`).
+    // A child starting a school year or level with no school named (`my nephew just started Year 3`,
+    // `she started kindergarten`, `my son is starting first grade`): the year or level.
     attribute: "school",
-    re: /^am (?:now )?in (?:the )?(\d{1,2}(?:st|nd|rd|th) grade|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade|kindergarten|pre-?k|preschool|daycare|(?:middle|high|elementary|primary|grade|nursing|law|med|medical|grad|graduate) school)\b/i,
+    re: new RegExp(
+      `^${ADV}(?:started|am starting|has started|have started|starts|will start)(?: ${ADV})? ((?:kindergarten|preschool|pre-?k|nursery|reception|[Yy]ear \\d{1,2}|\\d{1,2}(?:st|nd|rd|th) grade|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade|(?:middle|high|elementary|primary) school))(?= *(?:[,.!?;]|$| (?:this|last|in|and|so|but|today|yesterday)\\b))`,
+    ),
+    build: (m, s) => (SCHOOL_AGE_REL.test(s.id) ? single(m[1] as string, `${s.label} is in ${m[1]} (school)`) : undefined),
+  },
+  {
+    // A school year or level (`my son's in 2nd grade`, `I'm in high school`, `my niece is in year 8`).
+    attribute: "school",
+    re: /^am (?:now )?in (?:the )?([Yy]ear \d{1,2}\b(?! of\b)|\d{1,2}(?:st|nd|rd|th) grade|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade|kindergarten|pre-?k|preschool|daycare|(?:middle|high|elementary|primary|grade|nursing|law|med|medical|grad|graduate) school)\b/i,
     build: (m, s) => single(m[1] as string, `${s.label} is in ${m[1]} (school)`),
   },
   {
@@ -824,7 +865,7 @@ const RULES: Rule[] = [
   {
     attribute: "health",
     re: new RegExp(
-      `^${ADV}(?:have|have got|got|was diagnosed with|suffer from|am suffering from|am recovering from|am dealing with) (?:(?:early|mild|severe|early[- ]onset|late[- ]stage|chronic) )?(asthma|dementia|alzheimer'?s|parkinson'?s|epilepsy|copd|lupus|crohn'?s|celiac|coeliac|gout|sleep apnea|type (?:1|2|one|two) diabetes|diabetes|adhd|autism|anxiety|depression|insomnia|migraines?|arthritis|cancer|covid|high blood pressure|an? (?:bad |injured )?(?:back|knee|ankle|shoulder)(?: injury)?|an? [\\w ]*allergy|a cold|the flu|ptsd)`,
+      `^${ADV}(?:have|have got|got|was diagnosed with|suffer from|am suffering from|am recovering from|am dealing with) (?:(?:early|mild|severe|early[- ]onset|late[- ]stage|chronic) )?(asthma|dementia|alzheimer'?s|parkinson'?s|epilepsy|copd|lupus|crohn'?s|celiac|coeliac|gout|sleep apnea|type (?:1|2|one|two) diabetes|diabetes|adhd|autism|anxiety|depression|insomnia|migraines?|arthritis|cancer|covid|high blood pressure|an? (?:bad |injured )?(?:back|knee|ankle|shoulder)(?: injury)?|an? [\\w ]*allergy|a cold|the flu|ptsd|an? (?:slipped|herniated|bulging|prolapsed|ruptured) disc|sciatica|(?:(?!(?:a|an|the|this|that|some|my) )[a-z][\\w'-]* ){1,2}syndrome)`,
       "i",
     ),
     build: (m, s) => list(m[1] as string, `${s.label} has ${m[1]} (health)`),
@@ -877,7 +918,8 @@ const RULES: Rule[] = [
   {
     attribute: "dislikes",
     re: new RegExp(
-      `^${ADV}(?:hate|dislike|cannot stand|do not like|do not enjoy|am not a fan of|am not into|do not really like) ${VAL}`,
+      // Not a verb's infinitive (`I hate to say it`, `I can't bear to leave`): a way of speaking, no dislike.
+      `^${ADV}(?:hate|dislike|cannot stand|cannot abide|cannot bear|loathe|detest|do not like|do not enjoy|am not a fan of|am not into|do not really like) (?!to )${VAL}`,
       "i",
     ),
     build: (m, s) => {
@@ -1505,7 +1547,10 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const leftJob = found.attribute === "work" && !found.built.ended ? JOB_MOVED.exec(partSubject.predicate) : null;
       if (leftJob) {
         const v = leftJob[1] as string;
-        push(subject.id, "work", { ...single(v, `${subject.label} no longer works at ${v} (moved to ${leftJob[2]})`), ended: true });
+        push(subject.id, "work", {
+          ...single(v, `${subject.label} no longer works at ${v} (moved to ${leftJob[2] ?? `a ${leftJob[3]}`})`),
+          ended: true,
+        });
       }
     }
     if (matched && !subject.we)

@@ -182,6 +182,10 @@ function josa(word: string, withBatchim: string, without: string): string {
 }
 
 /** The words of `body` before the match `m` (`[""]` when none). */
+/** A time or a frequency said before a verb (`주말에`, `요즘`, `주3일`): never the thing done. */
+const TIME_OR_FREQUENCY =
+  /^(?:요즘|요새|지금|이제|주말|주말에|주말엔|평일|평일엔|평일에|매일|방학|방학에|방학엔|저녁|저녁에|밤|밤에|야간|오늘|어제|이번|작년|올해|[가-힣]*마다|주\s*\d\s*(?:일|회|번))$/;
+
 function wordsBefore(body: string, m: RegExpMatchArray): string[] {
   return body
     .slice(0, m.index ?? 0)
@@ -459,6 +463,13 @@ const HOUSING = /^(?:아파트|빌라|원룸|투룸|오피스텔|주택|단독�
  * run there (`중앙시장에서 국밥집 하셔`) says nothing of a home.
  */
 const TRADING_PLACE = /(?:시장|상가|상가건물|역|역전|터미널|백화점|쇼핑몰|아울렛|마트|골목|거리|로데오|시장통)$/;
+/**
+ * A stage of life long past, said as a move's when (`열아홉에`, `스무 살에`, `중학교 때`, `어릴 때`):
+ * where one moved then is no home said now (the labelled sets give none; `결혼하면서 … 지금까지 살고
+ * 있어요` says the home by its own verb).
+ */
+const LIFE_STAGE =
+  /(?:^|\s)(?:(?:열|스물|스무|서른|마흔|쉰|예순|일흔|여든)[가-힣]{0,2}\s*(?:살\s*)?(?:때|에)|\d{1,2}\s*살\s*(?:때|에)|(?:어릴|어렸을|젊을|젊었을|학생일|애기일)\s*(?:때|적)(?:에)?|(?:초등학교|중학교|고등학교|대학교?|초딩|중딩|고딩|대학생)\s*(?:때|시절)(?:에|에는)?)(?=\s)/;
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
 /**
@@ -820,6 +831,9 @@ const NOT_AN_OBJECT = new RegExp(
   `^(?:${DEGREE_WORDS}|지금|이제|요즘|요새|처음|나중|다|모두|그것|그거|이것|이거|저것|그게|그건|둘\\s*다)(?:은|는|도|에는|엔)?$`,
 );
 
+/** A sense of a thing (`냄새`, `맛`, `식감`), with a particle: what is disliked about it, not a thing disliked. */
+const SENSE = /^(?:냄새|맛|향|식감|소리|모양|생김새|느낌)(?:은|는|도|만|이|가)?$/;
+
 function clean(value: string): string {
   return value.replace(/^[\s"'“”]+|[\s.,!?~"'“”]+$/g, "").trim();
 }
@@ -1005,7 +1019,10 @@ const RULES: Rule[] = [
     re: new RegExp(`(?:^|\\s)([가-힣A-Za-z]{2,10})\\s*\\d\\s*학년(?:${COPULA_LINK}|${COPULA})(?=[\\s.,!~…]|$)`),
     build: (m, l) => {
       const v = m[1] as string;
-      return !bareNoun(v) || SCHOOL_LEVEL.test(v) ? undefined : single(v, `${topic(l)} ${v} 전공 (학교, 전공)`);
+      // A school by its short name (`청운중 3학년`, `한빛고 2학년`) is the school rule's.
+      return !bareNoun(v) || SCHOOL_LEVEL.test(v) || /[가-힣](?:중|고|초)$/.test(v)
+        ? undefined
+        : single(v, `${topic(l)} ${v} 전공 (학교, 전공)`);
     },
     relative: true,
   },
@@ -1148,6 +1165,7 @@ const RULES: Rule[] = [
     re: /(\S+?)(?:으로|로)\s*(?:(?:\d+\s*월\s*)?(?:\d+\s*일)?(?:에|쯤에?|경에?)?\s*|지난\s*(?:주|달)에?\s*|어제\s*|작년에?\s*)?이사(?:를)?\s*(?:했|왔|갔|와서|가서|해서)/,
     build: (m, l, body) => {
       const v = movedHome(body, m);
+      if (LIFE_STAGE.test(body.slice(0, m.index ?? 0))) return undefined;
       return v === undefined ? undefined : single(v, `${topic(l)} ${josa(v, "으로", "로")} 이사해서 ${v}에 산다 (사는 곳)`);
     },
     relative: true,
@@ -1156,9 +1174,9 @@ const RULES: Rule[] = [
     // Moving away and staying: `제주로 내려갔어`, `서울로 올라왔어요`; not a trip (`내려갔다 왔어`).
     attribute: "residence",
     re: /(\S+?)(?:으로|로)\s*(?:내려갔|올라갔|내려왔|올라왔)(?!다)/,
-    build: (m, l) => {
+    build: (m, l, body) => {
       const v = clean(m[1] as string);
-      return NOT_A_HOME.test(v) || SETTING.test(v)
+      return NOT_A_HOME.test(v) || SETTING.test(v) || LIFE_STAGE.test(body.slice(0, m.index ?? 0))
         ? undefined
         : single(v, `${topic(l)} ${josa(v, "으로", "로")} 옮겨서 ${v}에 산다 (사는 곳)`);
     },
@@ -1224,7 +1242,9 @@ const RULES: Rule[] = [
         v = `${before} ${v}`;
       // A kind of housing (`아파트 살아서`) or a place too general names no home; nor does living
       // with someone (`부모님을 모시고 살아요`, `애들 데리고 살아`).
+      // A time for how long (`지금까지 살고 있어요`, `평생 살았어`) is no place.
       if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v) || /(?:랑|하고)$/.test(v) || vaguePlace(v)) return undefined;
+      if (/^(?:지금까지|이제까지|여태|여태껏|여지껏|아직까지|평생|계속|쭉|오래|오랫동안)$/.test(v)) return undefined;
       return single(v, `${topic(l)} ${v}에 산다 (사는 곳)`);
     },
     relative: true,
@@ -1375,7 +1395,10 @@ const RULES: Rule[] = [
     attribute: "school",
     // A school level in slang or by its year, said as what one is (`고딩임`, `동생 중딩이에요`,
     // `언니 대딩이야`, `나 고2임`): where the speaker or the relative goes to school.
-    re: new RegExp(`(?:^|\\s)(${SCHOOL_SLANG})(?:이에요|이야|입니다|이고|인데|이거든요?|이라서|이라|임)[.!~…]*$`),
+    // A connective may go on (`고1이고 요즘 …`, `고3이라 집이 …`).
+    re: new RegExp(
+      `(?:^|\\s)(${SCHOOL_SLANG})(?:(?:이에요|이야|입니다|이고|인데|이거든요?|이라서|이라|임|예요|야)[.!~…]*$|(?:이고|고|인데|이라서|이라)(?=\\s)|고$)`,
+    ),
     build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (학교)`),
     relative: true,
   },
@@ -1397,13 +1420,18 @@ const RULES: Rule[] = [
     // A nursery or a kindergarten is a small child's school (`작은애는 어린이집 다녀요`). Entering one
     // (`딸이 올해 중학교에 들어갔어요`) is going there now. A class named after a nursery or a
     // kindergarten (`햇살어린이집 만3세반 들어갔어요`, `별빛유치원 햇님반 다녀요`) is no part of its name.
-    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대|[가-힣]{1,4}(?:공고|여고|외고|과고|상고|예고|체고|여중))(?:\s+(?:만\s*)?[\d가-힣]{1,4}반)?\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|다닙|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년)|에?\s*들어(?:갔|감(?=[\s.!~…]|$)))/,
+    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대|[가-힣]{1,4}(?:공고|여고|외고|과고|상고|예고|체고|여중)|[가-힣]{2,4}(?:중|고|초)(?=\s*\d+\s*학년))(?:\s+(?:만\s*)?[\d가-힣]{1,4}반)?\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|다닙|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년)|에?\s*들어(?:갔|감(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       let v = clean(m[1] as string);
       // An academy one attends (`영어학원 다녀요`) is its activity's: the hobby rule below reads it.
       if (v.endsWith("학원") && !v.endsWith("대학원") && m[2] === undefined) return undefined;
-      // A year at a school named (`청라초등학교 1학년이에요`); a level alone (`초등학교 2학년`) names none.
-      if (m[3] !== undefined && /^(?:초등학교|중학교|고등학교|학교|대학|대학교|대학원|학원)$/.test(v)) return undefined;
+      // A year at a school named (`청라초등학교 1학년이에요`); a level alone is that level and year
+      // (`초등학교 2학년이에요`, `중학교 3학년이고`, `고등학교 1학년 됐어요`: the English `in 5th grade`).
+      if (m[3] !== undefined && /^(?:학교|학원|대학원)$/.test(v)) return undefined;
+      if (m[3] !== undefined && /^(?:초등학교|중학교|고등학교|대학|대학교)$/.test(v)) {
+        const year = (m[3] as string).replace(/\s+/g, "");
+        return single(`${v} ${year}`, `${topic(l)} ${v} ${year} (학교)`);
+      }
       // `학교 다니고 있어` names no school; `카이스트 대학원 붙었어` names it before, and so does a
       // school by its form before a graduate school gone to (`아주대 대학원 다녀`, `고려대학교 대학원생`).
       if (/^(?:학교|대학|대학교|학원|대학원)$/.test(v)) {
@@ -1547,12 +1575,24 @@ const RULES: Rule[] = [
     // business in a named place also says where the speaker lives (`전주에서 자영업 해요`).
     attribute: "work",
     re: new RegExp(
-      `(?:(\\S+?)에서\\s+(?:\\S+\\s+)??)?(?:(\\S+?)(?:을|를|${BARE})\\s*운영(?:해|하고|합니다|한다|하는데|하거든|중)|(?:(${LIVELIHOOD})(?:을|를|로|으로|도)?\\s*(?:[가-힣]+\\s+)?|(${BUSINESS})(?:을|를|도)?\\s*(?:(?:${LIVELIHOOD})\\s*)?)(?:일\\s*)?(?:하고\\s*있|해요|합니다|한다|하는데|하거든|해(?=[\\s.!~…]|$)|뛰어|뛰고|일해|일하고))`,
+      `(?:(\\S+?)에서\\s+(?:\\S+\\s+)??)?(?:(\\S+?)(?:을|를|${BARE})\\s*운영(?:해|하고|합니다|한다|하는데|하거든|중)|(?:(${LIVELIHOOD})(?:을|를|로|으로|도)?\\s*(?:[가-힣]+\\s+)?|(${BUSINESS})(?:을|를|도)?\\s*(?:(?:${LIVELIHOOD})\\s*)?)(?:일\\s*)?(?:(?:주\\s*\\d\\s*(?:일|회|번)|주말마다|매일)\\s+)?(?:하고\\s*있|해요|합니다|한다|하는데|하거든|하는\\s*중|해(?=[\\s.!~…]|$)|뛰어|뛰고|일해|일하고))`,
     ),
-    build: (m, l) => {
+    build: (m, l, body) => {
       const place = m[1] === undefined ? undefined : clean(m[1]);
       const value = clean((m[2] ?? m[3] ?? m[4]) as string);
       if (modifierForm(value) || SETTING.test(value)) return undefined;
+      // A part-time job says what it is by the role or the place it names (`바리스타로 알바했어요`,
+      // `CU 편의점에서 알바해요`, `물류센터 알바 뛰어요`): that, not `알바`.
+      if (/^(?:알바|아르바이트)$/.test(value)) {
+        const role = /(?:^|\s)([가-힣A-Za-z]+?)(?:으로|로)\s+(?:알바|아르바이트)/.exec(m[0])?.[1];
+        // The shift's time between (`빵집 야간 알바`) is passed over.
+        const words = wordsBefore(body, m);
+        while (words.length > 1 && /^(?:야간|주말|평일|새벽|단기)$/.test(words.at(-1) ?? "")) words.pop();
+        const before = words.at(-1) ?? "";
+        const named =
+          role ?? place ?? (bareNoun(before) && !TIME_OR_FREQUENCY.test(before) && !FIRST_PERSON_WORD.test(before) ? before : undefined);
+        if (named !== undefined && !SETTING.test(named)) return single(named, `${topic(l)} ${named}에서 알바한다 (직업, 일)`);
+      }
       const work = single(value, `${topic(l)} ${value} (직업, 일)`);
       if (place === undefined || NOT_A_HOME.test(place) || TRADING_PLACE.test(place) || SETTING.test(place) || !LOCAL_WORK.test(value))
         return work;
@@ -1813,10 +1853,13 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
-    // An illness named by its suffix (`장염`, `불면증`, `손목터널증후군`, `공황장애`, `위암`) with
-    // 있다/걸리다/심하다/생기다/진단받다/앓다.
+    // An illness named by its suffix (`장염`, `불면증`, `손목터널증후군`, `공황장애`, `위암`) or a
+    // disc (`허리 디스크`), the body part before it kept, with 있다/걸리다/심하다/생기다/진단받다/앓다,
+    // or as the reason of what follows (`허리 디스크 때문에 오래 못 앉아요`, `위염 때문에 커피 끊었어요`).
     attribute: "health",
-    re: /(?:^|\s)([가-힣]{1,10}?(?:염|증후군|증|병|장애|질환|암))(?:이|가|도|은|는)?\s*(?:좀\s*|약간\s*|심하게\s*|또\s*)?(?:있|걸렸|걸려|심해|심하|생겼|진단|앓|판정)/,
+    re: new RegExp(
+      `(?:^|\\s)((?:(?:${BODY_PART})\\s*)?(?:[가-힣]{1,10}?(?:염|증후군|증|병|장애|질환|암)|디스크))(?:이|가|도|은|는)?\\s*(?:좀\\s*|약간\\s*|심하게\\s*|또\\s*)?(?:있(?!는\\s*(?:사람|분|환자|애|친구|경우)|는지|나요|어요\\?|어\\?)|걸렸|걸려|심해|심하|생겼|진단|앓|판정|때문에|땜에|때매)`,
+    ),
     build: (m, l) => {
       const v = m[1] as string;
       return NOT_ILLNESS.test(v) || v.length < 2 ? undefined : list(v, `${topic(l)} ${v} (건강)`);
@@ -1953,14 +1996,31 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // The topic, then why or when it is disliked, then 싫다 (`당근은 식감 때문에 싫어요`, `가지는
+    // 냄새만 맡아도 싫어`, `민트초코는 보기만 해도 진짜 싫음`): the topic is what is disliked.
+    attribute: "dislikes",
+    re: new RegExp(
+      `^(?:(?:저는|나는|전|난|저|나)\\s+)?([가-힣A-Za-z]+?)(?:은|는)\\s+((?:\\S+\\s+){0,2}?(?:\\S*(?:해도|아도|어도|봐도)|\\S*(?:때문에|땜에|때매)))\\s+${DEGREE}(?:싫어요|싫어|싫다|싫음|싫습니다|싫더라(?:고요)?)[.!~…]*$`,
+    ),
+    build: (m, l) => {
+      const v = m[1] as string;
+      // A reason with its own subject (`오이는 동생이 먹어도 싫어`) is still the topic's; a pronoun
+      // or a time as the topic (`그건`, `요즘은`) names nothing.
+      if (NOT_AN_OBJECT.test(v) || SENSE.test(v) || /^(?:요즘|요새|지금|이제|오늘|그|이|저|그건|이건)$/.test(v)) return undefined;
+      return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
+    },
+    relative: true,
+  },
+  {
     attribute: "dislikes",
     // Stacked particles stay off the noun (`등산도를` -> 등산).
     re: new RegExp(
-      `(\\S+?)(?:도(?=[을를]))?${CASE_PARTICLE}?\\s*(?:더\\s*이상\\s*|이제\\s*)?${DEGREE}(?:${hada("싫어")}|싫어요|싫어|싫다|싫음|싫은데|싫고|안\\s*${hada("좋아")}|별로\\s*안\\s*좋아|좋아하지\\s*않)`,
+      `(\\S+?)(?:도(?=[을를]))?${CASE_PARTICLE}?\\s*(?:\\S+\\s+(?:때문에|땜에|때매)\\s+)?(?:더\\s*이상\\s*|이제\\s*)?${DEGREE}(?:${hada("싫어")}|싫어요|싫어|싫다|싫음|싫은데|싫고|안\\s*${hada("좋아")}|별로\\s*안\\s*좋아|좋아하지\\s*않)`,
     ),
     build: (m, l, body) => {
       const v = withModifier(body, m, clean(m[1] as string));
-      if (NOT_AN_OBJECT.test(v)) return undefined;
+      // The smell or the taste of what was named (`오이 극혐임 냄새도 싫음`) is no thing of its own.
+      if (NOT_AN_OBJECT.test(v) || SENSE.test(v) || /^(?:때문에|땜에|때매)$/.test(v)) return undefined;
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
     },
     relative: true,
@@ -2556,7 +2616,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  */
 const WISH = /(?:싶어|싶다|싶은|싶습니다|싶네요|싶어요|바라요|좋겠)/;
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+(?!(?:\\S+\\s+){0,2}?(?:팔았|팔아버렸|처분했|넘겼|(?:정년)?(?:퇴직|은퇴)(?:하셨|했|하였)))|(?<=[았었했]고|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=[가-힣](?:아서|어서|해서|와서|워서|셔서))\\s+(?=[가-힣A-Za-z])(?![^\\n]*${WISH.source})|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|(?<!까)지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+(?!(?:\\S+\\s+){0,2}?(?:팔았|팔아버렸|처분했|넘겼|(?:정년)?(?:퇴직|은퇴)(?:하셨|했|하였)))|(?<=[았었했]고|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=[가-힣](?:아서|어서|해서|와서|워서|셔서))\\s+(?=[가-힣A-Za-z])(?![^\\n]*${WISH.source})|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -2606,8 +2666,9 @@ function endsClauseAtGo(before: string, word: string, next: string, rest: string
   // `직업은 교사고 …`) ends that fact's clause.
   if (HOME_TOPIC.test(before.split(/\s+/).at(-1) ?? "")) return true;
   const noun = stem.replace(/이$/, "");
-  // An age in native numbers ends its clause too (`올해 스물하나고 대전에 살아요`).
-  return new RegExp(`(?:${JOB})$|^(?:${KOREAN_AGE})$`).test(noun) || givenNameLike(noun);
+  // An age in native numbers ends its clause too (`올해 스물하나고 대전에 살아요`), and so does a
+  // school year (`큰애는 중1고 작은애는 …`).
+  return new RegExp(`(?:${JOB})$|^(?:${KOREAN_AGE}|${SCHOOL_SLANG})$`).test(noun) || givenNameLike(noun);
 }
 
 /** A sentence cut after each `-고` that ends a clause of its own ({@link endsClauseAtGo}). */
@@ -2680,9 +2741,20 @@ function movedFrom(sentence: string): RegExpExecArray | null {
  */
 const JOB_MOVED_FROM =
   /^(.*?)(?<=^|\s)([가-힣A-Za-z0-9&]+?)(?:에서|에\s*(?:있|계시|다니)다가?)\s+(?:\S+\s+){0,3}?(\S+?)(?:으로|로)\s*(?:옮겼|이직(?:했|하였))/;
+/** Kinds of employer by how their name ends (`스타트업`, `에이전시`, `회계법인`, `로펌`), a job move's either side. */
+const FIRM_KIND = /(?:스타트업|에이전시|법인|로펌|사무소|대기업|중소기업|공기업|외국계|게임사|증권사|보험사|제약사|건설사)$/;
+/**
+ * A job move (`카카오에서 네이버로 옮겼어요`): both sides workplaces ({@link movedWorkplace}), or
+ * one a kind of employer ({@link FIRM_KIND}: `삼일회계법인에서 딜로이트로 옮겼어요`, `네이버에서
+ * 스타트업으로 옮겼어`) and the other a name; two towns stay none (`서울에서 대구로 옮겼어요`).
+ */
 function jobMovedFrom(sentence: string): RegExpExecArray | null {
   const m = JOB_MOVED_FROM.exec(sentence);
-  return m && movedWorkplace(m[2] as string) && movedWorkplace(clean(m[3] as string)) ? m : null;
+  if (!m) return null;
+  const [from, to] = [m[2] as string, clean(m[3] as string)];
+  const either =
+    (FIRM_KIND.test(from) && (movedWorkplace(to) || bareNoun(to))) || (FIRM_KIND.test(to) && (movedWorkplace(from) || bareNoun(from)));
+  return (movedWorkplace(from) && movedWorkplace(to)) || either ? m : null;
 }
 
 /** The present of the value switched to ({@link SWITCHED_TO}), as a sentence the rules read: `아이폰 쓰고 있어요`. */
@@ -2734,6 +2806,25 @@ const STORY_SETTING = /(?:영화|드라마|소설|만화|웹툰|애니|게임|�
 /** An activity as the topic or the object, then a verb of giving up (`그만뒀`, `접었`), a when between. */
 const GAVE_UP_ACTIVITY =
   /^([가-힣A-Za-z]+?)(?:은|는|을|를|도)?\s+(?:(?:\S+에|작년|올해|재작년|얼마\s*전|최근|결국|그냥|진작)\s+){0,2}(?:그만뒀|그만두었|관뒀|접었)(?:어요|어|습니다|다|음)?[.!~…]*$/;
+/**
+ * What a clause of {@link DONE_THEN_QUIT} or {@link PART_TIME_LEFT} says was given up, as a sentence
+ * the rules read: `취미는 수영이에요` (not a pastime taught: `피아노를 가르쳤지만 …` was a job), the
+ * place of a part-time job (`스타벅스에서 일하고 있어요`).
+ * `undefined` for any other clause.
+ */
+function doneThenQuit(sentence: string): string | undefined {
+  const done = DONE_THEN_QUIT.exec(sentence);
+  if (done && done[1] !== "운동") {
+    const v = done[1] as string;
+    // Taught (`피아노를 가르쳤지만 …`) is a job, whose value the rules would not keep: none.
+    return /가르쳤|가르치셨/.test(done[0]) ? undefined : `취미는 ${josa(v, "이에요", "예요")}`;
+  }
+  const partTime = PART_TIME_LEFT.exec(sentence.replace(FIRST_PERSON, ""));
+  if (partTime && nounLike(partTime[1] as string) && !/^(?:야간|주말|평일|오늘|어제|이번|지난)$/.test(partTime[1] as string))
+    return `${partTime[1]}에서 일하고 있어요`;
+  return undefined;
+}
+
 /** A negated predicate: `-지 않다`, `안 <verb>`, `<noun>이/가 아니다`. */
 const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|다|고|라서|었)|아닙니다/;
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
@@ -2745,6 +2836,21 @@ const USED_TO =
  */
 const FUSED_PAST = `(?:(?!있|겠)[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac14 + 28 * i).toString(16)}`).join("")}])`;
 const PAST = new RegExp(FUSED_PAST);
+/** A clause in the past going on with `-는데`/`-지만` (`했는데`, `뛰었는데`, `다녔지만`, `했었는데`). */
+const DONE_BEFORE = new RegExp(`${FUSED_PAST}(?:었)?(?:는데|지만)$`);
+/** Giving up with no topic of its own (`무릎 때문에 그만뒀어요`, `이제는 안 합니다`; not `동생은 그만뒀어`). */
+const QUIT_ALONE =
+  /^(?:(?:지금은|이제는|요즘은|결국은)\s+|(?!\S+(?:은|는)\s)\S+\s+){0,5}(?:그만뒀|그만두었|관뒀|접었|그만둠|안\s*(?:해요|합니다|해|함|한다))\S*[.!~…]*$/;
+/**
+ * A pastime done, then given up, in one clause ({@link DONE_BEFORE} and {@link QUIT_ALONE} joined):
+ * `수영을 꽤 오래 했는데 애들 낳고 그만뒀어요`, `마라톤도 뛰었는데 이제는 안 합니다`.
+ */
+const DONE_THEN_QUIT = new RegExp(
+  `(?:^|\\s)(${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})(?:은|는|을|를|도)?\\s+(?:\\S+\\s+){0,4}?\\S*${FUSED_PAST}(?:었)?(?:는데|지만)\\s+(?:\\S+\\s+){0,5}?(?:그만뒀|그만두었|관뒀|접었|그만둠|안\\s*(?:해요|합니다|해|함|한다))`,
+);
+/** A part-time job at a place, then left (`스타벅스 알바 지난달에 그만뒀어`, `편의점 야간알바 이번 달까지만 하고 그만뒀어요`). */
+const PART_TIME_LEFT =
+  /(?:^|\s)([가-힣A-Za-z]{2,})\s*(?:야간\s*|주말\s*|평일\s*)?알바(?:는|를|도)?\s+(?:\S+\s+){0,5}?(?:그만뒀|그만두었|관뒀|그만둠|잘렸|잘림)/;
 /** The double past (`쳤었`, `했었`, `살았었`, `갔었`): a past that holds no longer; the first past syllable is `$1`. */
 const DOUBLE_PAST = new RegExp(`(${FUSED_PAST})었`, "g");
 /**
@@ -2765,6 +2871,10 @@ function positiveOfEnded(sentence: string): string | undefined {
   const cannot = NO_LONGER.test(sentence) ? GIVEN_UP_ACTIVITY.exec(sentence.replace(FIRST_PERSON, "")) : null;
   if (cannot && new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})$`).test(cannot[1] as string))
     return `취미는 ${josa(cannot[1] as string, "이에요", "예요")}`;
+  // A pastime done, then given up (`수영을 꽤 오래 했는데 애들 낳고 그만뒀어요`), or a part-time job
+  // at a place left (`스타벅스 알바 지난달에 그만뒀어`: the place, as a job).
+  const given = doneThenQuit(sentence);
+  if (given) return given;
   // A pastime given up, as the topic or the object (`드럼은 9월에 접었어`, `테니스는 작년에 그만뒀어요`,
   // `요가 그만뒀어`): the pastime, ended. Only a known activity (`회사 그만뒀어` is a job left).
   const gaveUp = GAVE_UP_ACTIVITY.exec(sentence.replace(FIRST_PERSON, ""));
@@ -3193,6 +3303,15 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
           const before = out.at(-1);
           const reason = before !== undefined && /(?:니까|니깐|거든|잖아)$/.test(before) ? plainForm(before.replace(LEAD, "")) : undefined;
           if (reason !== undefined && (RELATIVE.test(reason) || someoneElseFirst(reason))) out[out.length - 1] = `${before} ${part}`;
+          // Giving up with no topic of its own after a past (`필라테스는 작년까지 했는데 무릎 때문에
+          // 그만뒀어요`): what was done is what was given up, so the two are read as one clause.
+          else if (
+            before !== undefined &&
+            DONE_BEFORE.test(before) &&
+            QUIT_ALONE.test(plainForm(part.replace(LEAD, ""))) &&
+            doneThenQuit(`${before} ${part}`)
+          )
+            out[out.length - 1] = `${before} ${part}`;
           else out.push(part);
           return out;
         }, [])
@@ -3255,7 +3374,10 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       // A relative as the subject carries over (`동생이 대학생인데 수원에 살아요`); one the speaker
       // has (`딸이 하나 있고 …`) is no subject of what follows.
       const had = new RegExp(`^(?:(?:${COUNT})\\s*)?있|^${COUNT_IS}`).test(plainForm(lead).slice(own[0].length));
-      topicRelative = /(?:은|는|께서는|이|가|께서)\s+$/.test(own[0]) && !had ? relative : undefined;
+      // So does `우리 아들` with its particle dropped when the clause says what they are (`우리 아들
+      // 이제 여섯 살인데 유치원 다녀요`), not when it is an object (`우리 아들 데리고 …`).
+      const described = own[2] !== undefined && /(?:인데|이고|이라|이라서|인데요)$/.test(lead.trim());
+      topicRelative = (/(?:은|는|께서는|이|가|께서)\s+$/.test(own[0]) || described) && !had ? relative : undefined;
     } else if (topicRelative !== undefined && !FIRST_PERSON.test(lead) && !OTHERS.test(plainForm(lead))) {
       sentence = `${topicRelative}는 ${lead}`;
     } else if (!FIRST_PERSON.test(lead) && HONORIFIC.test(lead) && !REQUESTED.test(lead)) {
