@@ -55,10 +55,11 @@ describe("erase and retention refuse a store that is not a BaseStore, naming the
     const sqlitePath = join(dir, "memory.sqlite");
     const stack = memoryStack({ backend: "sqlite", sqlitePath, userMemory: true, env: {} });
     const agent = createAgent({ model: scriptedModel(() => "ok"), ...stack });
-    for (const [thread, text] of [
+    const turns: Array<[string, string]> = [
       ["k-1", "저는 부산에 살아요."],
       ["e-1", "I live in Busan."],
-    ])
+    ];
+    for (const [thread, text] of turns)
       await agent.invoke({ messages: [{ role: "user", content: text }] }, { configurable: { thread_id: thread, user_id: "minji" } });
     const error = await refusal(() =>
       eraseUser({ store: new MemorySaver() as never, sqlitePath, userId: "minji", threads: true, threadIds: ["k-1", "e-1"], apply: true }),
