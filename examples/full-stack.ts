@@ -16,10 +16,11 @@
  *
  *   pnpm tsx examples/full-stack.ts
  */
+import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
-import { createTokenCounter, isContextMessage, messageText, readSummarySlot, STABLE_TAIL_HEADER } from "@threadwise/core";
+import { createTokenCounter, messageText, readSummarySlot, STABLE_TAIL_HEADER, tailContextOf } from "@threadwise/core";
 import { createKeyring } from "@threadwise/encryption";
 import { FACTS_STATE_KEY, type Fact } from "@threadwise/fact-recall";
 import { memoryStack } from "@threadwise/memory";
@@ -76,8 +77,15 @@ console.log(`  ${stack.middleware.map((m) => m.name.replace("threadwise/", "")).
 
 const counter = createTokenCounter({ encoding: "o200k_base" });
 const LABELS = { summary: "[Previous conversation summary]", facts: "[Known facts about the user]", work: "[Work memory]" };
+/** The stable_tail memory context the call received (on the newest user message, or a context message). */
+function contextOf(call: ModelInput): string {
+  return call.messages
+    .map(tailContextOf)
+    .filter((text) => text !== undefined)
+    .join("\n");
+}
 function blocksOf(call: ModelInput): string {
-  const context = call.messages.filter(isContextMessage).map(messageText).join("\n");
+  const context = contextOf(call);
   const found = Object.entries(LABELS)
     .filter(([, label]) => context.includes(label) || call.system.includes(label))
     .map(([name]) => name);
@@ -109,7 +117,7 @@ const last = recorder.calls.at(-1) as ModelInput;
 console.log(`\nuser: ${question}`);
 console.log(`assistant: ${preview(String(answer.messages.at(-1)?.content ?? ""), 140)}`);
 console.log(`memory context of that call (stable_tail: after the newest user message, never stored):`);
-const context = last.messages.filter(isContextMessage).map(messageText).join("\n");
+const context = contextOf(last);
 for (const line of context.replace(STABLE_TAIL_HEADER, "").trim().split("\n")) console.log(`  ${preview(line, 130)}`);
 
 const values = (await agent.graph.getState(config)).values as Record<string, unknown> & { messages: BaseMessage[] };
@@ -130,3 +138,16 @@ const probes = ["LGBTQ support group", "transgender conference", slice.exchanges
 console.log(
   `plaintext of the conversation in the SQLite files: ${probes.filter((p) => bytes.some((b) => b.includes(p))).length} of ${probes.length} probes found`,
 );
+
+// The claims above, checked: a failed check exits non-zero.
+const fallbacks = values.messages.filter((m) => m.getType() === "ai" && messageText(m).startsWith("(offline replay: no recorded answer"));
+if (!live) assert.ok(fallbacks.length <= 1, `every replayed turn was answered from the recording (${fallbacks.length} were not)`);
+assert.ok(
+  context.includes(LABELS.summary) && context.includes(LABELS.facts),
+  "the last call received the summary and the facts after the user's message",
+);
+assert.ok(
+  systems.every((s) => s === systems[0]),
+  "the system prompt stayed byte-identical",
+);
+console.log("\nfull stack: ok");

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { isContextMessage, messageText, messageType } from "@threadwise/core";
+import { isContextMessage, messageText, messageType, withoutTailContext } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 
 /** Path of the committed slice. */
@@ -83,11 +83,14 @@ export function loadConversationSlice(path = LOCOMO_SLICE_PATH): ConversationSli
   };
 }
 
-/** The newest message the user wrote (context messages placed by threadwise are not the user's). */
+/**
+ * The newest message the user wrote: context messages placed by threadwise are not the user's, and
+ * neither is the memory block `promptContextMode: "stable_tail"` appends to the user's message.
+ */
 export function newestUserText(messages: readonly BaseMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const m = messages[i] as BaseMessage;
-    if (messageType(m) === "human" && !isContextMessage(m)) return messageText(m);
+    if (messageType(m) === "human" && !isContextMessage(m)) return messageText(withoutTailContext(m));
   }
   return "";
 }

@@ -479,7 +479,8 @@ export function withDefaultDatabase(dsn: string, database: string): string {
  * Spec R30. Strict mode needs postgres, a keyring and a positive retention; outside strict mode
  * postgres still needs a keyring unless `allowPlaintext` says otherwise.
  * @throws ThreadwiseStrictModeError (`@threadwise/encryption`) in strict mode, with `missing`
- *   listing every unmet requirement; the message names each env variable and the fix.
+ *   listing every unmet requirement; the message names each option (`memory.backend`, ...), its env
+ *   variable and the fix.
  * @throws ThreadwiseConfigError (`option` = `THREADWISE_MEMORY_KEYRING`) outside strict mode, for
  *   postgres without a keyring and without `allowPlaintext`: a setting to give, not strict mode's.
  */
@@ -489,21 +490,27 @@ export function assertStrictMode(config: Omit<MemoryConfig, "project"> & { proje
     const fixes: string[] = [];
     if (config.backend !== "postgres") {
       missing.push("postgres");
-      fixes.push(`backend "postgres" (${MEMORY_ENV.backend}=postgres, got ${JSON.stringify(config.backend)})`);
+      fixes.push(`backend "postgres" (memory.backend or ${MEMORY_ENV.backend}=postgres, got ${JSON.stringify(config.backend)})`);
     }
     if (!config.keyringPath || config.allowPlaintext) {
       missing.push("keyring");
       fixes.push(
         config.allowPlaintext
-          ? `encryption (${MEMORY_ENV.allowPlaintext} must be unset)`
-          : `a keyring (${MEMORY_ENV.keyringPath}; create one with \`threadwise keyring create <path>\`)`,
+          ? `encryption (memory.allowPlaintext and ${MEMORY_ENV.allowPlaintext} must be unset)`
+          : `a keyring (memory.keyringPath or ${MEMORY_ENV.keyringPath}; create one with \`threadwise keyring create <path>\`)`,
       );
     }
     if (!config.retentionDays) {
       missing.push("retention");
-      fixes.push(`a positive retention (${MEMORY_ENV.retentionDays})`);
+      fixes.push(`a positive retention (memory.retentionDays or ${MEMORY_ENV.retentionDays})`);
     }
-    if (missing.length > 0) throw new ThreadwiseStrictModeError(missing, `${MEMORY_ENV.strictMode}=true requires ${fixes.join(", ")}`);
+    // Named as the user set it: the code option and its env twin (a stack configured in code read
+    // only env names).
+    if (missing.length > 0)
+      throw new ThreadwiseStrictModeError(
+        missing,
+        `strict mode (memory.strictMode or ${MEMORY_ENV.strictMode}=true) requires ${fixes.join(", ")}`,
+      );
   }
   if (config.backend === "postgres" && !config.keyringPath && !config.allowPlaintext)
     throw new ThreadwiseConfigError(

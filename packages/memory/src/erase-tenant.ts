@@ -1,6 +1,6 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { normalizeUserId, optionNames, parseOptions, ThreadwiseConfigError } from "@threadwise/core";
-import { eraseTenantItems, namespaceLabel } from "@threadwise/user-memory";
+import { assertStoreShape, eraseTenantItems, namespaceLabel } from "@threadwise/user-memory";
 import { openStore } from "./erase-user.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
 import { assertApply, OPS_TARGET_NAMES, type OpsTarget, openRegistry, threadIdList } from "./prune.js";
@@ -120,7 +120,8 @@ async function countTenant(
  * @throws ThreadwiseUserIdError for a tenant id that breaks the id rules; ThreadwiseThreadIdError
  *   naming a bad `threadIds` entry (`eraseTenant.threadIds[1]`); ThreadwiseConfigError naming
  *   `eraseTenant.threadIds` when it is not an array (a string threw a plain `TypeError`), `eraseTenant.batchSize`, or
- *   `eraseTenant.schema`, `eraseTenant.apply` (not a boolean: `"false"` erased), or `target` when no store is named; ThreadwiseUnknownOptionError for a
+ *   `eraseTenant.schema`, `eraseTenant.apply` (not a boolean: `"false"` erased), or `target` when no store is named, `eraseTenant.store` when it is not a LangGraph `BaseStore` (was a
+ *   plain `TypeError`); ThreadwiseUnknownOptionError for a
  *   misspelt option (`aply`: was ignored, so the call was a dry run; `threadIDs`: those threads
  *   stayed). All before anything is deleted.
  * @example
@@ -136,6 +137,8 @@ export async function eraseTenant(options: EraseTenantOptions): Promise<EraseTen
     throw new ThreadwiseConfigError("eraseTenant.batchSize", `expected a whole number from 1 to 10000, got ${String(options.batchSize)}`);
   if (options.schema !== undefined) assertSchemaName(options.schema, "eraseTenant.schema");
   assertApply(options.apply, "eraseTenant.apply");
+  // Before the thread store opens: a wrong store is the caller's option, not a missing file.
+  if (options.store !== undefined) assertStoreShape(options.store, "eraseTenant.store");
   const { registry, close: closeRegistry } = await openRegistry(options);
   try {
     const { store, close: closeStore } = await openStore(options, "eraseTenant");

@@ -1,7 +1,15 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { envString, normalizeUserId, optionNames, parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import { isKeyring, type Keyring, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
-import { eraseUserItems, expireUserItems, namespaceLabel, UserItemCodec, type UserScope, userNamespace } from "@threadwise/user-memory";
+import {
+  assertStoreShape,
+  eraseUserItems,
+  expireUserItems,
+  namespaceLabel,
+  UserItemCodec,
+  type UserScope,
+  userNamespace,
+} from "@threadwise/user-memory";
 import { createMemoryPool } from "./pg-pool.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
 import { assertApply, OPS_TARGET_NAMES, type OpsTarget, openRegistry, threadIdList } from "./prune.js";
@@ -91,12 +99,21 @@ function codecOf(options: Pick<EraseUserOptions, "keyring" | "agentId" | "princi
   });
 }
 
-/** `owner` names the function whose option is missing (`eraseUser`, `eraseTenant`, `userMemoryRetention`). */
+/**
+ * `owner` names the function whose option is missing or wrong (`eraseUser`, `eraseTenant`,
+ * `userMemoryRetention`).
+ * @throws ThreadwiseConfigError naming `<owner>.store` when `store` is given and is not a LangGraph
+ *   `BaseStore` (was a plain `TypeError`, `store.search is not a function`), or `<owner>.store` when
+ *   neither a store nor a DSN is given for a target that needs one.
+ */
 export async function openStore(
   options: Pick<EraseUserOptions, "store" | "dsn" | "sqlitePath" | "schema" | "poolMode">,
   owner: string,
 ): Promise<{ store: BaseStore | undefined; close: () => Promise<void> }> {
-  if (options.store) return { store: options.store, close: async () => {} };
+  if (options.store !== undefined) {
+    assertStoreShape(options.store, `${owner}.store`);
+    return { store: options.store, close: async () => {} };
+  }
   // A SQLite target keeps threads only: user memory beside it lives in the application's own store.
   if (!options.dsn && options.sqlitePath) return { store: undefined, close: async () => {} };
   if (!options.dsn)
@@ -119,7 +136,8 @@ export async function openStore(
  *   ThreadwiseThreadIdError naming a bad `threadIds` entry (`eraseUser.threadIds[0]`);
  *   ThreadwiseConfigError naming `eraseUser.threadIds` when it is not an array (a string was read
  *   as its characters, each a thread id); ThreadwiseConfigError naming `eraseUser.agentId` or
- *   `eraseUser.principalId` for an empty id, when no store can
+ *   `eraseUser.principalId` for an empty id, naming `eraseUser.store` when it is not a
+ *   LangGraph `BaseStore` (was a plain `TypeError`), when no store can
  *   be opened or `threads` has no thread target (`dsn`, `sqlitePath` or `registry`), and naming
  *   `eraseUser.keyring` when `threads` and `apply` are set and some items cannot be read (sealed,
  *   without their keyring): erasing them would lose the only record of those threads while the
@@ -206,7 +224,8 @@ export interface UserMemoryRetentionOptions extends Pick<OpsTarget, "dsn" | "sch
  * Retention of user memory by age (spec R40): deletes every item last written `days` or more days
  * ago, by the store's own `updatedAt` (no keyring needed). Returns how many.
  * @throws ThreadwiseConfigError when `days` is not a whole number >= 1, `now()` is not a valid Date
- *   (`userMemoryRetention.now`; was reported as `expireUserItems.before`) or no store can be opened;
+ *   (`userMemoryRetention.now`; was reported as `expireUserItems.before`), `store` is not a LangGraph
+ *   `BaseStore` (`userMemoryRetention.store`) or no store can be opened;
  *   ThreadwiseUserIdError naming `userMemoryRetention.tenantId`, before the store is opened;
  *   ThreadwiseUnknownOptionError for a misspelt option (`tenantID`), which was ignored (every
  *   tenant's users expired).

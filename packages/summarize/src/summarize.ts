@@ -399,7 +399,8 @@ export function summarize(options: SummarizeOptions = {}) {
           : error instanceof Error
             ? error.name
             : "error",
-      has_previous: base !== undefined,
+      // A thread's first call writes a record that covers nothing (for persistTrim): not a summary.
+      has_previous: base !== undefined && base.text.trim() !== "",
       pending_messages: pending,
       elapsed_ms: elapsedMs,
     });

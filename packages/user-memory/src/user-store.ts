@@ -94,9 +94,12 @@ export interface EraseUserItemsResult {
  * provenance when `codec` can open them; an item that cannot be opened (another keyring) is
  * deleted all the same and contributes no thread id.
  * @throws ThreadwiseUserIdError naming `eraseUserItems.scope.userId` (or `.tenantId`) for an id
- *   that breaks the user-id rules (not a string, empty, ...), before anything is read.
+ *   that breaks the user-id rules (not a string, empty, ...), before anything is read;
+ *   ThreadwiseConfigError naming `eraseUserItems.store` when `store` is not a LangGraph `BaseStore`
+ *   (was a plain `TypeError`, `store.search is not a function`).
  */
 export async function eraseUserItems(store: BaseStore, scope: UserScope, codec: UserItemCodec): Promise<EraseUserItemsResult> {
+  assertStoreShape(store, "eraseUserItems.store");
   assertScope(scope, "eraseUserItems.scope");
   const namespace = userNamespace(scope);
   const threadIds = new Set<string>();
@@ -159,9 +162,11 @@ function isItemNamespaceUnder(namespace: readonly string[], prefix: readonly str
  *   `Date` (an ISO string or `new Date(NaN)` deleted nothing and returned 0), or
  *   `expireUserItems.tenantLabel` for a label that is not one (an empty one deleted every
  *   tenant's items); an unknown option (`tenant`) throws `ThreadwiseUnknownOptionError` (it was
- *   ignored, and every tenant's items expired). Nothing is deleted then.
+ *   ignored, and every tenant's items expired); ThreadwiseConfigError naming `expireUserItems.store`
+ *   when `store` is not a LangGraph `BaseStore` (was a plain `TypeError`). Nothing is deleted then.
  */
 export async function expireUserItems(store: BaseStore, before: Date, options: { tenantLabel?: string } = {}): Promise<number> {
+  assertStoreShape(store, "expireUserItems.store");
   if (!(before instanceof Date) || Number.isNaN(before.getTime()))
     throw new ThreadwiseConfigError(
       "expireUserItems.before",
@@ -207,9 +212,11 @@ export interface EraseTenantItemsOptions {
  *   (not a string, empty, or a raw id such as `a.b`: pass `namespaceLabel(tenantId)`), or the
  *   option (`eraseTenantItems.batchSize` for 0, a negative number or NaN); an unknown option
  *   (`aply`) throws `ThreadwiseUnknownOptionError`: before, it was ignored, and the call counted
- *   instead of erasing.
+ *   instead of erasing; `eraseTenantItems.store` when `store` is not a LangGraph `BaseStore` (was a
+ *   plain `TypeError`).
  */
 export async function eraseTenantItems(store: BaseStore, tenantLabel: string, options: EraseTenantItemsOptions = {}): Promise<number> {
+  assertStoreShape(store, "eraseTenantItems.store");
   assertTenantLabel(tenantLabel, "eraseTenantItems.tenantLabel");
   options = parseOptions("eraseTenantItems", eraseTenantItemsOptionsSchema, options);
   const batchSize = options.batchSize ?? PAGE;
