@@ -13,7 +13,8 @@
  * (sample id; default the one with the most exchanges), `--sizes` (stored messages, comma list;
  * default 1000,10000,50000; `0` or empty skips the sized part), `--steps` timed steps per size
  * (default 10), `--savers` (memory, sqlite, postgres; postgres only with a URL: `--postgres-url`
- * or THREADWISE_TEST_POSTGRES_URL), `--only` configuration keys (comma list), `--no-replay`, `--profile` (V8's sampling profiler on during the timed steps: a self-time table
+ * or THREADWISE_TEST_POSTGRES_URL; unset: all three, postgres left out without a URL; a list
+ * naming postgres without a URL, or a kind not among the three, is refused naming `--savers`, exit 2), `--only` configuration keys (comma list), `--no-replay`, `--profile` (V8's sampling profiler on during the timed steps: a self-time table
  * per configuration (and size) on stderr, in ms per step; the raw profile in the OS temp dir),
  * `--hooks` (the whole replay's CPU per middleware hook, in ms per step: each `wrapModelCall`
  * without its handler, each `beforeModel` whole; `hooks` in the replay rows and a table on stderr.
@@ -203,7 +204,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   conversation: { type: "string" },
   sizes: { type: "string", default: "1000,10000,50000" },
   steps: { type: "string", default: "10" },
-  savers: { type: "string", default: "memory,sqlite,postgres" },
+  savers: { type: "string" },
   only: { type: "string" },
   "postgres-url": { type: "string" },
   "no-replay": { type: "boolean", default: false },
@@ -283,9 +284,29 @@ const sizes = String(cli.values.sizes)
 const steps = Math.max(1, Number(cli.values.steps));
 const only = cli.values.only ? new Set(String(cli.values.only).split(",")) : undefined;
 const postgresUrl = (cli.values["postgres-url"] as string | undefined) ?? process.env.THREADWISE_TEST_POSTGRES_URL;
-const saverKinds = String(cli.values.savers)
-  .split(",")
-  .filter((kind) => kind !== "postgres" || postgresUrl !== undefined);
+/** The saver kinds `--savers` can name. */
+const SAVER_KINDS = ["memory", "sqlite", "postgres"];
+const saverKinds = saverKindsOf(cli.values.savers as string | undefined, postgresUrl);
+
+/**
+ * The saver kinds to run: `--savers` as given, else all three, PostgreSQL only with a URL.
+ * @throws BenchOptionError naming `--savers` for a kind it does not know (`memroy` ran the
+ *   PostgreSQL lanes) or for `postgres` asked without a URL (it was dropped silently: a run asked
+ *   for three savers reported two).
+ */
+function saverKindsOf(given: string | undefined, url: string | undefined): string[] {
+  if (given === undefined) return SAVER_KINDS.filter((kind) => kind !== "postgres" || url !== undefined);
+  const kinds = given.split(",").map((kind) => kind.trim());
+  for (const kind of kinds)
+    if (!SAVER_KINDS.includes(kind))
+      throw new BenchOptionError(
+        "--savers",
+        `unknown saver ${JSON.stringify(kind)} (one or more of ${SAVER_KINDS.join(", ")}, comma-separated)`,
+      );
+  if (kinds.includes("postgres") && url === undefined)
+    throw new BenchOptionError("--savers", "postgres needs a server: give --postgres-url <url> or set THREADWISE_TEST_POSTGRES_URL");
+  return kinds;
+}
 
 interface Config {
   kind: "none" | "langchain" | "langchain-tw" | "threadwise" | "archive" | "recall" | "recall-whole";
@@ -464,7 +485,7 @@ const ALL_CONFIGS: Config[] = [
   },
 ];
 const CONFIGS = ALL_CONFIGS.filter((config) => !only || only.has(config.kind));
-if (HEAP_PROMOTED && (CONFIGS.length !== 1 || String(cli.values.savers).includes(",")))
+if (HEAP_PROMOTED && (CONFIGS.length !== 1 || saverKinds.length !== 1))
   throw new BenchOptionError(
     "--heap-promoted",
     "give one configuration (--only <key>) and one saver (--savers <kind>): the profile is not split by lane",
