@@ -1183,3 +1183,28 @@ describe("Korean left classes (session 65)", () => {
     meet("about 3 pm", "at 3 pm", "3");
   });
 });
+
+describe("Korean left classes (session 66)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("reads the reported -ㄴ대 after a listed verb stem as the verb (만난대 / 만났어, 모른대 / 몰라요), not nouns before 대", () => {
+    meet("지우가 내일 민수 만난대", "어제 민수 만났어", "만나");
+    meet("걔 폰 바꾼대요", "폰 바꿨어", "바꾸");
+    meet("엄마는 그 얘기 모른대", "저는 몰라요", "모르");
+    meet("동생이 요즘 피아노 배운대", "피아노 배워요", "배우");
+    meet("아빠가 커피 마신대", "커피 마셨어", "마시");
+    meet("삼촌이 의자 만든대", "의자 만들었어", "만들");
+    // The adnominal a question asks with stays a term (`만난 사람은?`).
+    meet("지우가 내일 민수 만난대", "지우가 만난 사람은?", "만난");
+    // Nouns before the Sino-Korean 대 keep themselves.
+    lacks("해운대 가자", "해우");
+    lacks("순대 먹었어", "수");
+    lacks("천문대 갔어", "천무");
+    // English: `meets` meets `met`'s question word `meet`.
+    meet("She says she meets Minsu tomorrow", "Who will she meet?", "meet");
+  });
+});

@@ -826,6 +826,25 @@ const PRESENT_N_ENDINGS = ["다고요", "다고", "다는", "다면", "다며", 
 const NOUNS_LIKE_PRESENT_N: readonly string[] = "판다 베란다 아젠다 어젠다 혼다 우간다 르완다 시간대 반대".split(" ");
 
 /**
+ * Whether `open` (two or more syllables) is a verb stem no noun before the Sino-Korean `대` spells (session 66): a
+ * listed verb in 나 or 시 ({@link VERBS_IN_NA}: `만나`; {@link VERBS_IN_SI}: `마시`, `모시`), a regular `-우` stem
+ * ({@link REGULAR_U_STEMS}: `배우`, `키우`), a stem in `르` (`모르`, `고르`, `부르`) or in `꾸` (`바꾸`, `가꾸`), a listed ㄹ
+ * stem's `ㄹ`-less form ({@link L_STEMS}: `만드` of `만든대`), or 돌보다's `돌보`. The nouns the `대` rule keeps
+ * (`해운대`, `천문대`, `현대`, `순대`) end in none of these.
+ */
+function reportedVerbStem(open: string): boolean {
+  if (open.length < 2) return false;
+  return (
+    VERBS_IN_NA.has(open) ||
+    VERBS_IN_SI.has(open) ||
+    REGULAR_U_STEMS.has(open) ||
+    /[르꾸]$/u.test(open) ||
+    open === "돌보" ||
+    (!hasFinalConsonant(open.slice(-1)) && L_STEMS.has(withFinal(open, FINAL_L)))
+  );
+}
+
+/**
  * Whether a stem of two or more syllables read off the reported `-ㄴ대` ends as a verb's (`나온대`, `보낸대`,
  * `옮긴대`, `오신대`), not as a noun before the Sino-Korean `대` (`해운대`, `부산대`, `천문대`, `현대`, `십자인대`):
  * a motion verb or `주`/`보`/`지` after `-아/-어` (`나오`, `들어가`, `빌려주`), `내`/`두` (`보내`, `그만두`), the honorific `시`
@@ -835,6 +854,8 @@ function reportedAfter(open: string): boolean {
   const last = open.slice(-1);
   const before = open.slice(-2, -1);
   const { initial, medial } = jamo(last);
+  // Listed verb stems that read as nothing else (session 66: `만난대`, `마신대`, `배운대`, `모른대`, `만든대`, `바꾼대`).
+  if (reportedVerbStem(open)) return true;
   const afterAEo = HANGUL.test(before) && !hasFinalConsonant(before) && FUSED_A_EO_VOWELS.has(jamo(before).medial);
   if (/[가오주보지]/u.test(last)) return afterAEo;
   if (last === "내" || last === "두") return true;
