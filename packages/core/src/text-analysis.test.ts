@@ -1207,4 +1207,18 @@ describe("Korean left classes (session 66)", () => {
     // English: `meets` meets `met`'s question word `meet`.
     meet("She says she meets Minsu tomorrow", "Who will she meet?", "meet");
   });
+
+  it("reads glued -아/어 봐 whose -아/-어 fused into the main verb as the main verb (가봤어 / 가요, 바꿔볼게 / 바꿨어), not nouns in 보", () => {
+    meet("거기 한번 가봤어", "주말에 거기 가요", "가");
+    meet("폰 바꿔볼게", "폰 바꿨어", "바꾸");
+    meet("조금만 더 기다려봐", "한 시간 기다렸어", "기다리");
+    meet("그 펜 써봤어?", "펜 써요", "쓰");
+    meet("우리 집에 와봐", "집에 왔어", "오");
+    // Nouns in 보 keep themselves and read as no verb.
+    lacks("정보 좀 줘", "정");
+    lacks("홍보 담당이야", "홍");
+    lacks("바보 같아", "바");
+    // English: `tried calling` meets `call`.
+    meet("I tried calling her", "Did you call her?", "call");
+  });
 });

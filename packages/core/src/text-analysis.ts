@@ -1776,6 +1776,24 @@ function mainVerbOf(stem: string): string[] {
   return [main, read.irregular ?? ""].filter((verb) => verb !== "" && verb !== before);
 }
 
+/**
+ * The main verb's terms of a stem in the auxiliary 보다 whose `-아/-어` fused into the main verb's last syllable
+ * (session 66: `가봐`, `가봤어` -> `가`; `기다려봐` -> `기다리`; `바꿔볼게` -> `바꾸`; `써봐` -> `쓰`), which
+ * {@link mainVerbOf} does not read (no `아`/`어` is left before `보`): the terms of the main verb's own `-아/-어` form
+ * with `요` (`가요`, `기다려요`), as `가 봐` written apart gives `가`. After one syllable only a listed open verb
+ * ({@link FUSED_A_EO_BEFORE_YA}: `가`, `타`, `써`, `와`; not the nouns `정보`, `바보`, `홍보`).
+ */
+function fusedMainBeforeBoda(stem: string): readonly string[] {
+  if (stem.length < 2 || !stem.endsWith("보")) return [];
+  const before = stem.slice(0, -1);
+  const last = before.slice(-1);
+  if (/[아어해와워돼]$/u.test(before) && before.length >= 2) return [];
+  const { medial, final } = jamo(last);
+  if (final !== 0 || !FUSED_A_EO_VOWELS.has(medial)) return [];
+  if (before.length === 1 && !FUSED_A_EO_BEFORE_YA.has(before)) return [];
+  return wordTerms(`${before}요`);
+}
+
 /** Most words whose terms {@link wordTerms} keeps; past it the oldest go first ({@link setBounded}). */
 const WORD_TERMS_MEMO_ENTRIES = 50_000;
 const wordTermsMemo = new Map<string, readonly string[]>();
@@ -1852,6 +1870,8 @@ function termsOfWord(word: string, out: string[]): void {
     for (const n of numeralReadings(raw)) if (!number?.includes(n)) out.push(n);
     const mains = new Set([...mainVerbOf(stem), ...(verbStem !== undefined && verbStem !== stem ? mainVerbOf(verbStem) : [])]);
     for (const main of mains) if (main !== stem) out.push(main);
+    for (const stemBeforeBoda of verbStem !== undefined && verbStem !== stem ? [stem, verbStem] : [stem])
+      for (const term of fusedMainBeforeBoda(stemBeforeBoda)) if (!out.includes(term)) out.push(term);
     // A psych verb meets its adjective (`싫어하는` / `싫어`: 싫); not 좋아하다, whose 좋 is `good`.
     const psych = /^([\uac00-\ud7a3])[아어]하$/.exec(stem);
     if (psych && psych[1] !== "좋" && hasFinalConsonant(psych[1] as string)) out.push(psych[1] as string);
