@@ -1235,4 +1235,14 @@ describe("Korean left classes (session 66)", () => {
     // English: `can go` meets `go`.
     meet("I can go to Busan", "I go to Busan", "go");
   });
+
+  it("reads the honorific 편찮다 as 아프다 in any form (편찮으셔서 / 아파서), as 드시다 is 먹다", () => {
+    meet("할머니가 요즘 편찮으셔서 걱정이야", "요즘 아파서 걱정이야", "아프");
+    meet("아버지가 많이 편찮으세요", "많이 아파요", "아프");
+    meet("편찮으신 데는 없으세요?", "아픈 데 없어?", "아프");
+    // The honorific and the plain word still give their own terms.
+    meet("편찮으세요", "편찮으셔", "편찮");
+    // English: `ill` is not mapped to `sick` (English words are not mapped).
+    lacks("My grandmother is ill", "sick");
+  });
 });

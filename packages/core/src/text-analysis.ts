@@ -1906,6 +1906,7 @@ function termsOfWord(word: string, out: string[]): void {
     if (concept !== undefined) out.push(concept);
     const honorific = HONORIFIC_NOUNS.get(stem) ?? (read.verbal && !read.honorificOrL ? HONORIFIC_VERBS.get(stem) : undefined);
     if (honorific !== undefined) out.push(honorific);
+    for (const [root, plain] of HONORIFIC_ROOTS) if (raw.startsWith(root) && !out.includes(plain)) out.push(plain);
     return;
   }
   // Mixed scripts (`Busan에`, `5월에`, `2023년`): a number with a date unit is a month or a
@@ -2008,6 +2009,12 @@ const HONORIFIC_VERBS: ReadonlyMap<string, string> = new Map([
   ["잡숫", "먹"],
   ["주무", "자"],
 ]);
+/**
+ * Honorific roots no other word starts with, by the plain verb's stem (session 66): `편찮다` (be ill, of one
+ * honoured) is `아프다`, in any form however {@link stemOf} reads it (`편찮으셔서`, `편찮으신`, `편찮으세요`), so
+ * `할머니가 편찮으셔서` meets `아파서`.
+ */
+const HONORIFIC_ROOTS: ReadonlyMap<string, string> = new Map([["편찮", "아프"]]);
 
 /**
  * Relative time words by the term of the word chat writes most for them (session 65): `담주`, `담달` (chat's
