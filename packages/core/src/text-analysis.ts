@@ -1350,24 +1350,15 @@ export function tokenize(text: string): string[] {
  * The word to read for `word`: `word` itself, or, when it ends in the adnominal `ㄹ` and the next
  * word (only spaces between) is the future's bound noun ({@link FUTURE_BOUND_NOUNS}: `갈 거예요`,
  * `먹을 거야`, `할 겁니다`), `word` with the promise ending, read as `갈게` is (session 60): the same
- * fused `ㄹ` on the same stem, so `갈 거예요` meets `가요` and `쓸 거예요` meets `써요`. So is `word` before the
- * possibility's `수` ({@link POSSIBILITY_BOUND_NOUN}: `갈 수 있어`, `고를 수도 있고`; session 66).
+ * fused `ㄹ` on the same stem, so `갈 거예요` meets `가요` and `쓸 거예요` meets `써요`.
  */
 function futureAdnominal(word: string, text: string, at: RegExpMatchArray | undefined, next: RegExpMatchArray | undefined): string {
   const guess = guessBeforeBoda(word, text, at, next);
   if (guess !== undefined) return guess;
   const last = word.slice(-1);
-  if (!HANGUL.test(last) || jamo(last).final !== FINAL_L || next === undefined) return word;
-  if (!FUTURE_BOUND_NOUNS.has(next[0]) && !POSSIBILITY_BOUND_NOUN.test(next[0])) return word;
+  if (!HANGUL.test(last) || jamo(last).final !== FINAL_L || next === undefined || !FUTURE_BOUND_NOUNS.has(next[0])) return word;
   return spacesBetween(text, at, next) ? `${word}게` : word;
 }
-
-/**
- * The bound noun `수` of the possibility `-(으)ㄹ 수 있다/없다` (session 66), with the particles it takes there
- * (`갈 수 있어`, `먹을 수도 있고`, `할 수밖에`): read with its verb as {@link FUTURE_BOUND_NOUNS} are (`갈 수 있어` as
- * `갈게`: `가`, `갈`), so it meets `가요` and the same words glued ({@link GLUED_POSSIBILITY}: `갈수있어`).
- */
-const POSSIBILITY_BOUND_NOUN = /^수(?:도|는|가|밖에|만)?$/u;
 
 /** 보다's forms as the auxiliary of a guess or a worry takes them (`먹나 봐`, `갈까 봐요`, `아픈가 봤어`). */
 const AUXILIARY_BODA: ReadonlySet<string> = new Set("봐 봐요 봐서 봤어 봤어요 봤다 보다 봅니다".split(" "));
@@ -1766,7 +1757,9 @@ const GLUED_BOUND_NOUN = /^([\uac00-\ud7a3]{2,}?)((?:때|듯이|듯|것|뿐)+)([
 
 /**
  * The possibility `-(으)ㄹ 수 있다/없다` written as one word (session 66: `갈수있어`, `먹을수없대`, `볼수도있고`): the
- * adnominal before `수` (in ㄹ), read as `갈 수 있어` written apart reads it ({@link futureAdnominal}: `갈게`).
+ * adnominal before `수` (in ㄹ), read alone as `갈 수 있어` written apart reads it (`수` and 있다/없다 are function
+ * words). Reading that adnominal as the verb (`갈 수` as `갈게`: `가`), apart and glued, lost a recall-korean hit@5
+ * (`부산에서 후쿠오카는 배로도 갈 수 있지?` met `어디로 이사 가나요?`): not done.
  */
 const GLUED_POSSIBILITY = /^([\uac00-\ud7a3]+)수(?:도|는|가|밖에)?[있없][\uac00-\ud7a3]*$/;
 
@@ -1854,7 +1847,7 @@ function termsOfWord(word: string, out: string[]): void {
     // `-(으)ㄹ 수 있다/없다` glued (`갈수있어`): the word before `수` alone, as written apart.
     const possible = GLUED_POSSIBILITY.exec(raw);
     if (possible && jamo((possible[1] as string).slice(-1)).final === FINAL_L) {
-      termsOfWord(`${possible[1] as string}게`, out);
+      termsOfWord(possible[1] as string, out);
       return;
     }
     // A Sino-Korean numeral with a unit is read whole (`이십이` is 22, not `이십` and the particle 이).
