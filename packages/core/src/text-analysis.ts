@@ -1802,6 +1802,31 @@ function fusedMainBeforeBoda(stem: string): readonly string[] {
   return wordTerms(`${before}요`);
 }
 
+/**
+ * The verb form after the negation `안`/`못` written onto it (session 66: `안먹어요`, `안잔다`, `못간대`, `안키워요`), so
+ * the word reads as `안 먹어요` written apart does (the negation a function word), or `undefined`. Only when the rest
+ * reads as a verb with its ending (`안가요`, not the bare `안가`) whose stem no word in 안 or 못 spells: a listed verb
+ * ({@link NEGATABLE_STEM}), or 하다/되다 (`안해`, `안돼`: `안 돼` gives `돼`); not `안녕하세요`, `안전해`, `안내해`
+ * (a 하다 noun), `안아서` (안다, hug), `못생겼어`.
+ */
+function negatedVerb(word: string): string | undefined {
+  if (word.length < 2 || (!word.startsWith("안") && !word.startsWith("못"))) return undefined;
+  const rest = word.slice(1);
+  if (KOREAN_STOPWORDS.has(rest) || PARTICLE_SET.has(rest) || SUFFIX_SET.has(rest)) return undefined;
+  const read = stemOf(rest);
+  if (!read.verbal || read.stem === "") return undefined;
+  const stem = verbBaseOf(read.stem) ?? read.stem;
+  return negatableStem(stem) || negatableStem(read.withL ?? "") || negatableStem(read.irregular ?? "") ? rest : undefined;
+}
+
+/** A verb stem {@link negatedVerb} reads after `안`/`못`: 하다, 되다, a motion or listed open verb, a listed ㄹ, 나, 시 or `-우` stem, or one syllable in a native final. */
+function negatableStem(stem: string): boolean {
+  if (stem === "") return false;
+  if (stem === "하" || stem === "되" || MOTION_STEMS.has(stem) || OPEN_VERB_STEMS.has(stem) || VERBS_BEFORE_JA.has(stem)) return true;
+  if (L_STEMS.has(stem) || VERBS_IN_NA.has(stem) || VERBS_IN_SI.has(stem) || REGULAR_U_STEMS.has(stem)) return true;
+  return stem.length === 1 && NATIVE_FINALS.has(jamo(stem).final);
+}
+
 /** Most words whose terms {@link wordTerms} keeps; past it the oldest go first ({@link setBounded}). */
 const WORD_TERMS_MEMO_ENTRIES = 50_000;
 const wordTermsMemo = new Map<string, readonly string[]>();
@@ -1835,6 +1860,12 @@ function termsOfWord(word: string, out: string[]): void {
     const time = relativeTimeWord(raw);
     if (time !== undefined) {
       out.push(time);
+      return;
+    }
+    // The negation glued to its verb (`안먹어요`): the verb's terms, as `안 먹어요` written apart.
+    const negated = negatedVerb(raw);
+    if (negated !== undefined) {
+      termsOfWord(negated, out);
       return;
     }
     // A bound noun written onto the word before it (`먹는듯`, `발표때`, `어릴때는`): the terms of
