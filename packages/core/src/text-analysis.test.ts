@@ -1183,3 +1183,80 @@ describe("Korean left classes (session 65)", () => {
     meet("about 3 pm", "at 3 pm", "3");
   });
 });
+
+describe("Korean left classes (session 66)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("reads the reported -ㄴ대 after a listed verb stem as the verb (만난대 / 만났어, 모른대 / 몰라요), not nouns before 대", () => {
+    meet("지우가 내일 민수 만난대", "어제 민수 만났어", "만나");
+    meet("걔 폰 바꾼대요", "폰 바꿨어", "바꾸");
+    meet("엄마는 그 얘기 모른대", "저는 몰라요", "모르");
+    meet("동생이 요즘 피아노 배운대", "피아노 배워요", "배우");
+    meet("아빠가 커피 마신대", "커피 마셨어", "마시");
+    meet("삼촌이 의자 만든대", "의자 만들었어", "만들");
+    // The adnominal a question asks with stays a term (`만난 사람은?`).
+    meet("지우가 내일 민수 만난대", "지우가 만난 사람은?", "만난");
+    // Nouns before the Sino-Korean 대 keep themselves.
+    lacks("해운대 가자", "해우");
+    lacks("순대 먹었어", "수");
+    lacks("천문대 갔어", "천무");
+    // English: `meets` meets `met`'s question word `meet`.
+    meet("She says she meets Minsu tomorrow", "Who will she meet?", "meet");
+  });
+
+  it("reads glued -아/어 봐 whose -아/-어 fused into the main verb as the main verb (가봤어 / 가요, 바꿔볼게 / 바꿨어), not nouns in 보", () => {
+    meet("거기 한번 가봤어", "주말에 거기 가요", "가");
+    meet("폰 바꿔볼게", "폰 바꿨어", "바꾸");
+    meet("조금만 더 기다려봐", "한 시간 기다렸어", "기다리");
+    meet("그 펜 써봤어?", "펜 써요", "쓰");
+    meet("우리 집에 와봐", "집에 왔어", "오");
+    // Nouns in 보 keep themselves and read as no verb.
+    lacks("정보 좀 줘", "정");
+    lacks("홍보 담당이야", "홍");
+    lacks("바보 같아", "바");
+    // English: `tried calling` meets `call`.
+    meet("I tried calling her", "Did you call her?", "call");
+  });
+
+  it("reads -(으)ㄹ 수 있다/없다 glued as written apart (갈수있어 / 갈 수 있어, 먹을수없어 / 먹을 수 없어)", () => {
+    meet("주말에 부산 갈수있어?", "주말에 부산 갈 수 있어?", "갈");
+    meet("매운 거 먹을수없어", "매운 거 먹을 수 없어", "먹");
+    expect(tokenize("내일 올수있어요")).toEqual(tokenize("내일 올 수 있어요"));
+    expect(tokenize("그 책 볼수없어")).toEqual(tokenize("그 책 볼 수 없어"));
+    // No junk of the glued word (`먹을수없`, `수있`).
+    lacks("매운 거 먹을수없어", "먹을수없");
+    lacks("주말에 부산 갈수있어?", "수있");
+    // `수` after no adnominal in ㄹ is the noun (`수도` the capital).
+    meet("한국 수도는 서울", "수도가 어디야", "수도");
+    // English: `can't eat` meets `eat`.
+    meet("I can't eat spicy food", "I eat spicy food", "eat");
+  });
+
+  it("reads the honorific 편찮다 as 아프다 in any form (편찮으셔서 / 아파서), as 드시다 is 먹다", () => {
+    meet("할머니가 요즘 편찮으셔서 걱정이야", "요즘 아파서 걱정이야", "아프");
+    meet("아버지가 많이 편찮으세요", "많이 아파요", "아프");
+    meet("편찮으신 데는 없으세요?", "아픈 데 없어?", "아프");
+    // The honorific and the plain word still give their own terms.
+    meet("편찮으세요", "편찮으셔", "편찮");
+    // English: `ill` is not mapped to `sick` (English words are not mapped).
+    lacks("My grandmother is ill", "sick");
+  });
+
+  it("reads the negation 안 glued to its verb as the verb too (안먹어요 / 안 먹어요, 안잔다 / 자요), as 못먹겠어 is read, not words in 안", () => {
+    meet("나 요즘 고기 안먹어요", "나 요즘 고기 안 먹어요", "먹");
+    meet("애가 밤에 안잔다", "애가 밤에 자요", "자");
+    meet("우리 고양이 안키워요", "고양이 키워요", "키우");
+    meet("주말엔 못간대", "주말에 가요", "가");
+    // Words in 안 keep themselves: greetings, 하다 nouns, 안다 (hug), the inside.
+    meet("안녕하세요", "안녕", "안녕");
+    meet("길 안내해 줘", "안내 데스크", "안내");
+    meet("안전합니다", "안전 수칙", "안전");
+    meet("안쪽 자리", "안쪽 주머니", "안쪽");
+    // English: `doesn't eat` meets `eat`.
+    meet("He doesn't eat meat", "He eats meat", "eat");
+  });
+});

@@ -364,3 +364,26 @@ describe("preparing for an event (`이사 준비하고 있어요`, `시험 준�
     expect(pairs(text)).not.toContain("user:plan");
   });
 });
+
+describe("honorific kin words: 어머님, 아버님, 할머님 are the speaker's relations as 어머니, 아버지, 할머니 are (session 66)", () => {
+  it.each([
+    ["어머님은 청주 사세요", "user's 어머님:residence", "청주"],
+    ["우리 어머님 청주 사셔", "user's 어머님:residence", "청주"],
+    ["아버님은 은행에서 일하세요", "user's 아버님:work", "은행"],
+    ["할머님은 부산 사세요", "user's 할머님:residence", "부산"],
+    // The plain words, and English, as before.
+    ["어머니는 청주 사세요", "user's 어머니:residence", "청주"],
+    ["My mother lives in Cheongju", "user's mother:residence", "Cheongju"],
+  ])("%s", (text, pair, value) => {
+    const found = extractFactsHeuristic(text).find((f) => `${f.subject}:${f.attribute}` === pair);
+    expect(found?.value, pairs(text).join(", ")).toContain(value);
+  });
+
+  it.each([
+    // Someone else's parent, or a title with 님, stays someone else's.
+    "친구 어머님이 선생님이셔",
+    "팀장님은 부산 사세요",
+  ])("%s: no fact of the speaker's", (text) => {
+    expect(pairs(text).filter((pair) => pair.startsWith("user"))).toEqual([]);
+  });
+});

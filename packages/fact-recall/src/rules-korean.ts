@@ -27,7 +27,10 @@ const SOCIAL =
 const REL =
   // Children by their order (`큰애`, `작은딸`, `막내`) before the bare relations they end in.
   "큰아들|작은아들|막내아들|큰딸|작은딸|막내딸|큰아이|작은아이|큰애|작은애|막내|큰손자|작은손자|큰손녀|작은손녀|" +
-  "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|외할머니|외할아버지|친할머니|친할아버지|할머니|할아버지|아이들|아이|애들|" +
+  "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|" +
+  // Parents and grandparents named with the honorific 님 (session 66: `어머님은 청주 사세요`), relations as their plain
+  // words are (not the third person `X님은` of {@link OTHERS}: see {@link FAMILY_HONORED}).
+  "어머님|아버님|할머님|할아버님|외할머니|외할아버지|친할머니|친할아버지|할머니|할아버지|아이들|아이|애들|" +
   "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손주|손자|손녀|며느리|사위|" +
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
   "형부|매형|제부|매제|새언니|올케|형수님|형수|제수씨|처형|처제|처남|시누이|시누|시동생|도련님|아주버님|동서|" +
@@ -73,7 +76,7 @@ const DEMONSTRATED_PERSON =
  * friend or a colleague (`친구 남편이`) or a friend or a colleague of a relative (`남편 친구가`).
  */
 /** Relatives named with `님` (`장모님은 …`): family, not the third person {@link OTHERS} reads `X님은` as. */
-const FAMILY_HONORED = "(?:부모님|시부모님|장모님|형수님|도련님|아주버님|할머님|할아버님)";
+const FAMILY_HONORED = "(?:부모님|시부모님|장모님|형수님|도련님|아주버님|어머님|아버님|할머님|할아버님)";
 const OTHERS = new RegExp(
   `^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|[가-힣]+(?:님|씨)\\s*(?:댁|네)\\s+|(?!${FAMILY_HONORED}(?:은|이)\\s)[가-힣]+님(?:은|이)|(?:${MY}\\s*)?(?:${SOCIAL})\\s*(?:${REL})(?:네)?${SUBJECT_PARTICLE}(?=\\s|$)|(?:${MY}\\s*)?(?:${REL})\\s*(?:${SOCIAL})${SUBJECT_PARTICLE}(?=\\s|$))\\s*`,
 );
