@@ -298,6 +298,7 @@ export {
   viewReport,
   viewStartOn,
   viewSystemMessage,
+  withMessageWindowCut,
   withSystemSuffix,
   withViewDecisions,
   withViewMessages,
