@@ -97,11 +97,7 @@ function threadOf(units: readonly Unit[]): BaseMessage[] {
   const text = (k: number) => `${lines[k % lines.length]} ${n}`;
   for (const unit of units) {
     n += 1;
-    if (unit.kind === "user") out.push(new HumanMessage({ id: `u${n}`, content: text(unit.text) }));
-    else if (unit.kind === "ai") out.push(new AIMessage({ id: `a${n}`, content: [{ type: "text", text: text(unit.text) }] }));
-    else if (unit.kind === "system") out.push(new SystemMessage({ id: `s${n}`, content: text(unit.text) }));
-    else if (unit.kind === "stray") out.push(new ToolMessage({ id: `r${n}`, tool_call_id: `nobody${n}`, content: text(unit.text) }));
-    else {
+    if (unit.kind === "tools") {
       const calls = Array.from({ length: unit.calls }, (_, k) => ({
         id: `c${n}-${k}`,
         name: "lookup",
@@ -111,7 +107,10 @@ function threadOf(units: readonly Unit[]): BaseMessage[] {
       out.push(new AIMessage({ id: `t${n}`, content: "", tool_calls: calls }));
       for (const call of calls.slice(0, unit.answered))
         out.push(new ToolMessage({ id: `r${call.id}`, tool_call_id: call.id, content: text(unit.text) }));
-    }
+    } else if (unit.kind === "user") out.push(new HumanMessage({ id: `u${n}`, content: text(unit.text) }));
+    else if (unit.kind === "ai") out.push(new AIMessage({ id: `a${n}`, content: [{ type: "text", text: text(unit.text) }] }));
+    else if (unit.kind === "system") out.push(new SystemMessage({ id: `s${n}`, content: text(unit.text) }));
+    else if (unit.kind === "stray") out.push(new ToolMessage({ id: `r${n}`, tool_call_id: `nobody${n}`, content: text(unit.text) }));
   }
   return out;
 }
