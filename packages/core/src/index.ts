@@ -307,6 +307,7 @@ export {
   viewReport,
   viewStartOn,
   viewSystemMessage,
+  withMessageWindowCut,
   withSystemSuffix,
   withViewDecisions,
   withViewMessages,

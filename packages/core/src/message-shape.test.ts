@@ -275,6 +275,53 @@ describe("message shapes against the values themselves (property)", () => {
     word: fc.constantFrom(...WORDS),
   });
 
+  /** The fields a view, a group or a count reads (message-shape.ts records them by name, in this order). */
+  const READ_FIELDS = [
+    "type",
+    "id",
+    "name",
+    "content",
+    "tool_call_id",
+    "tool_calls",
+    "invalid_tool_calls",
+    "additional_kwargs",
+    "response_metadata",
+  ] as const;
+  /** Fields of a message that no view reads: an edit of them is not a change. */
+  const OTHER_FIELDS = ["usage_metadata", "lc_namespace"] as const;
+
+  it("say unchanged exactly when each field a view reads holds the same values, whichever field was edited", () => {
+    const fields = [...READ_FIELDS, ...OTHER_FIELDS];
+    const value = fc.oneof(
+      leaf,
+      plans.map((list) => build(list, true)),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(value, { minLength: fields.length, maxLength: fields.length }),
+        fc.array(fc.record({ field: fc.nat(fields.length - 1), value, copy: fc.boolean() }), { maxLength: 3 }),
+        fc.constantFrom(0, PLAIN_WALK_OBJECTS),
+        (values, edits, plainObjects) => {
+          // Every field set as an own data property (a class's `type` included), values of both languages.
+          const message = new AIMessage({ id: "a1", content: "Jeju at nine, 아홉 시" }) as unknown as Record<string, unknown>;
+          const set = (field: string, v: unknown) =>
+            Object.defineProperty(message, field, { value: v, writable: true, enumerable: true, configurable: true });
+          for (const [k, field] of fields.entries()) set(field, leafValue(values[k]));
+          const shape: unknown[] = [];
+          recordMessageShape(message as unknown as BaseMessage, shape, plainObjects);
+          const before = READ_FIELDS.map((field) => snapshot(message[field]));
+          for (const e of edits) {
+            const field = fields[e.field] as string;
+            set(field, e.copy ? snapshot(message[field]) : leafValue(e.value));
+          }
+          const equal = READ_FIELDS.every((field, k) => same(before[k], message[field]));
+          expect(matchMessageShape(message as unknown as BaseMessage, shape, 0) === shape.length).toBe(equal);
+        },
+      ),
+      { numRuns: 400, seed: 541 },
+    );
+  });
+
   for (const tree of [true, false]) {
     it(`say unchanged exactly when the values are the same${tree ? "" : ", and never wrongly when sub-objects are shared"}`, () => {
       fc.assert(

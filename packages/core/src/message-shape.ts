@@ -1,22 +1,12 @@
 import type { BaseMessage } from "@langchain/core/messages";
 
-/**
- * The fields of a message a view, a group or a count reads: its type and id, `name`, content,
- * tool calls (and invalid ones), a ToolMessage's `tool_call_id`, and the provider fields beside
- * them (`additional_kwargs`: reasoning, raw calls, signatures; `response_metadata`: Responses
- * output items, `output_version`).
+/*
+ * The fields of a message a view, a group or a count reads, its shaped fields: its type and id,
+ * `name`, content, tool calls (and invalid ones), a ToolMessage's `tool_call_id`, and the provider
+ * fields beside them (`additional_kwargs`: reasoning, raw calls, signatures; `response_metadata`:
+ * Responses output items, `output_version`). Read by name, in that order ({@link recordFields},
+ * {@link matchFields}).
  */
-const SHAPED_FIELDS = [
-  "type",
-  "id",
-  "name",
-  "content",
-  "tool_call_id",
-  "tool_calls",
-  "invalid_tool_calls",
-  "additional_kwargs",
-  "response_metadata",
-] as const;
 
 /** Nesting past which a value is kept by identity (a structure no message holds). */
 const MAX_DEPTH = 32;
@@ -123,7 +113,7 @@ function matchObject(value: Record<string, unknown>, shape: readonly unknown[], 
 }
 
 /**
- * Appends to `into` the shape of `message`: every value of its read fields (`SHAPED_FIELDS`),
+ * Appends to `into` the shape of `message`: every value of its read fields (see {@link recordFields}),
  * arrays and plain objects walked (strings, numbers and class instances kept as they are), so
  * that {@link matchMessageShape} can tell later whether the message still holds the same values.
  * O(size of those fields); strings are kept by reference, never copied. An object the fields hold
@@ -136,16 +126,48 @@ export function recordMessageShape(message: BaseMessage, into: unknown[], plainO
   const start = into.length;
   seen = undefined;
   budget = plainObjects;
-  for (const field of SHAPED_FIELDS) record(m[field], into, 0);
+  recordFields(m, into);
   if (budget >= 0) return;
   into.length = start;
   into.push(BY_OBJECT);
   seen = new Map();
   try {
-    for (const field of SHAPED_FIELDS) record(m[field], into, 0);
+    recordFields(m, into);
   } finally {
     seen = undefined;
   }
+}
+
+/**
+ * {@link record} of each shaped field (type, id, name, content, tool_call_id, tool_calls,
+ * invalid_tool_calls, additional_kwargs, response_metadata), in that order, read by name: a message's
+ * classes differ (`HumanMessage`, `AIMessage`, ...), and a load by a constant name keeps an inline
+ * cache per field where a loop over the names makes every load generic.
+ */
+function recordFields(m: Record<string, unknown>, into: unknown[]): void {
+  record(m.type, into, 0);
+  record(m.id, into, 0);
+  record(m.name, into, 0);
+  record(m.content, into, 0);
+  record(m.tool_call_id, into, 0);
+  record(m.tool_calls, into, 0);
+  record(m.invalid_tool_calls, into, 0);
+  record(m.additional_kwargs, into, 0);
+  record(m.response_metadata, into, 0);
+}
+
+/** {@link match} of each shaped field in {@link recordFields}' order: the position after them, else `-1`. */
+function matchFields(m: Record<string, unknown>, shape: readonly unknown[], at: number): number {
+  let p = match(m.type, shape, at, 0);
+  if (p >= 0) p = match(m.id, shape, p, 0);
+  if (p >= 0) p = match(m.name, shape, p, 0);
+  if (p >= 0) p = match(m.content, shape, p, 0);
+  if (p >= 0) p = match(m.tool_call_id, shape, p, 0);
+  if (p >= 0) p = match(m.tool_calls, shape, p, 0);
+  if (p >= 0) p = match(m.invalid_tool_calls, shape, p, 0);
+  if (p >= 0) p = match(m.additional_kwargs, shape, p, 0);
+  if (p >= 0) p = match(m.response_metadata, shape, p, 0);
+  return p;
 }
 
 /**
@@ -163,11 +185,7 @@ export function matchMessageShape(message: BaseMessage, shape: readonly unknown[
     seen = new Map();
   }
   try {
-    for (const field of SHAPED_FIELDS) {
-      p = match(m[field], shape, p, 0);
-      if (p < 0) return -1;
-    }
-    return p;
+    return matchFields(m, shape, p);
   } finally {
     seen = undefined;
   }

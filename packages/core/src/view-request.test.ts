@@ -1,7 +1,16 @@
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import fc from "fast-check";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { groupMessageCount, indexThread } from "./thread-index.js";
-import { selectViewOf, viewMessages, withViewDecisions } from "./view-request.js";
+import {
+  type PlacementRequest,
+  selectViewOf,
+  type ViewDecision,
+  viewMessages,
+  viewReport,
+  withMessageWindowCut,
+  withViewDecisions,
+} from "./view-request.js";
 
 /** How many message shapes were compared (one per message an index check walks). */
 const walks = vi.hoisted(() => ({ n: 0 }));
@@ -75,4 +84,130 @@ describe("a view request checks the thread's index once per selection and per re
       expect(view.some((line) => line.includes("(edited)"))).toBe(true);
     });
   }
+});
+
+/** One unit of a generated thread: a turn, a tool call with its results, a stored system message, a stray result. */
+type Unit = { kind: "user" | "ai" | "system" | "stray"; text: number } | { kind: "tools"; calls: number; answered: number; text: number };
+
+const lines = [...texts.en, ...texts.ko];
+
+function threadOf(units: readonly Unit[]): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  let n = 0;
+  const text = (k: number) => `${lines[k % lines.length]} ${n}`;
+  for (const unit of units) {
+    n += 1;
+    if (unit.kind === "tools") {
+      const calls = Array.from({ length: unit.calls }, (_, k) => ({
+        id: `c${n}-${k}`,
+        name: "lookup",
+        args: { q: text(k) },
+        type: "tool_call" as const,
+      }));
+      out.push(new AIMessage({ id: `t${n}`, content: "", tool_calls: calls }));
+      for (const call of calls.slice(0, unit.answered))
+        out.push(new ToolMessage({ id: `r${call.id}`, tool_call_id: call.id, content: text(unit.text) }));
+    } else if (unit.kind === "user") out.push(new HumanMessage({ id: `u${n}`, content: text(unit.text) }));
+    else if (unit.kind === "ai") out.push(new AIMessage({ id: `a${n}`, content: [{ type: "text", text: text(unit.text) }] }));
+    else if (unit.kind === "system") out.push(new SystemMessage({ id: `s${n}`, content: text(unit.text) }));
+    else if (unit.kind === "stray") out.push(new ToolMessage({ id: `r${n}`, tool_call_id: `nobody${n}`, content: text(unit.text) }));
+  }
+  return out;
+}
+
+/** What a request sends and reports, by value: the messages, the system text, the view's figures. */
+function sent(request: PlacementRequest) {
+  const report = viewReport(request);
+  return {
+    messages: request.messages.map((m) => [m.type, m.id, m.content, (m as AIMessage).tool_calls ?? []]),
+    system: request.systemMessage.content,
+    view: viewMessages(request).map((m) => m.id),
+    report: { ...report, summary: report.summary ?? null, compaction: report.compaction ?? null },
+  };
+}
+
+function outcome<T>(run: () => T): { value: T } | { error: string } {
+  try {
+    return { value: run() };
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
+
+describe("withMessageWindowCut: selectViewOf then withViewDecisions, in one call", () => {
+  const unit: fc.Arbitrary<Unit> = fc.oneof(
+    { weight: 4, arbitrary: fc.record({ kind: fc.constantFrom("user" as const, "ai" as const), text: fc.nat(20) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom("system" as const, "stray" as const), text: fc.nat(20) }) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .record({ calls: fc.integer({ min: 1, max: 3 }), answered: fc.nat(3), text: fc.nat(20) })
+        .map((u) => ({ kind: "tools" as const, ...u, answered: Math.min(u.answered, u.calls) })),
+    },
+  );
+  const options = fc.record({
+    limit: fc.integer({ min: 1, max: 12 }),
+    eviction: fc.constantFrom("sliding" as const, "chunked" as const),
+    low: fc.nat(11),
+    startOn: fc.constantFrom("human" as const, "any" as const, undefined),
+    costBefore: fc.option(fc.nat(30), { nil: undefined }),
+  });
+  // Decisions stated before the window: a start rule, a cap, a summary's coverage, a replacement.
+  const before = fc.record({
+    startOn: fc.constantFrom("human" as const, "any" as const, undefined),
+    cap: fc.option(fc.nat(40), { nil: undefined }),
+    coverage: fc.option(fc.nat(40), { nil: undefined }),
+    replace: fc.option(fc.nat(40), { nil: undefined }),
+  });
+
+  it("states the same cut and sends the same request as the two calls, on a copy of the thread (English and Korean)", () => {
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 24 }), options, before, fc.boolean(), (units, o, b, rendered) => {
+        const messages = threadOf(units);
+        const at = (k: number | undefined) =>
+          k === undefined || messages.length === 0 ? undefined : (messages[k % messages.length] as BaseMessage);
+        const decisions: ViewDecision[] = [];
+        if (b.startOn) decisions.push({ kind: "startOn", producer: "test/rule", startOn: b.startOn });
+        const capped = at(b.cap);
+        if (capped) decisions.push({ kind: "cut", producer: "test/cap", reason: "cap", firstKept: capped });
+        const original = at(b.replace);
+        if (original)
+          decisions.push({
+            kind: "replace",
+            producer: "test/short",
+            original,
+            replacement: new HumanMessage({ id: original.id, content: "짧게 (short)" }),
+          });
+        const uncovered = at(b.coverage);
+        if (uncovered) decisions.push({ kind: "coverage", producer: "test/summary", firstUncovered: uncovered });
+        const eviction = o.eviction;
+        const selectOptions = {
+          costKey: "messages",
+          limit: o.limit,
+          eviction,
+          ...(eviction === "chunked" ? { lowWatermark: Math.min(o.low, o.limit - 1) } : {}),
+          ...(o.startOn ? { startOn: o.startOn } : {}),
+          ...(o.costBefore === undefined ? {} : { costBefore: o.costBefore }),
+        };
+        const cut = { producer: "test/window", limit: o.limit };
+        // Each side on its own array (a fresh process's index), from a request rendered or not.
+        const requestFor = (thread: BaseMessage[]) => {
+          const request = requestOf(thread);
+          return rendered || decisions.length > 0 ? withViewDecisions(request, decisions) : request;
+        };
+        const fused = outcome(() => {
+          const { request, selection } = withMessageWindowCut(requestFor(messages.slice()), selectOptions, cut);
+          return { ...sent(request), firstKept: selection.firstKept?.id ?? null, dropped: selection.droppedGroups };
+        });
+        const twoCalls = outcome(() => {
+          const request = requestFor(messages.slice());
+          const selection = selectViewOf(request, { ...selectOptions, cost: groupMessageCount });
+          const next = withViewDecisions(request, [{ kind: "cut", reason: "window", firstKept: selection.firstKept, ...cut }]);
+          return { ...sent(next), firstKept: selection.firstKept?.id ?? null, dropped: selection.droppedGroups };
+        });
+        expect(fused).toEqual(twoCalls);
+      }),
+      { numRuns: 400, seed: 541 },
+    );
+  });
 });

@@ -19,7 +19,14 @@ import { ThreadwiseConfigError } from "./errors.js";
 import { isContextMessage } from "./message-kinds.js";
 import { type ContextBlock, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
 import { refuseStrayTail } from "./stray-result-error.js";
-import { candidateAtOrAfter, type IndexedViewOptions, indexThread, selectCandidates, type ThreadIndex } from "./thread-index.js";
+import {
+  candidateAtOrAfter,
+  groupMessageCount,
+  type IndexedViewOptions,
+  indexThread,
+  selectCandidates,
+  type ThreadIndex,
+} from "./thread-index.js";
 import { selectView, type ViewSelection } from "./view.js";
 
 /** What a model request looks like to the view: LangChain's `ModelRequest` fits. */
@@ -99,8 +106,19 @@ function indexOf(request: PlacementRequest, thread: BaseMessage[]): ThreadIndex 
   return known?.isFor(thread) ? known : indexThread(thread);
 }
 
-function render<R extends PlacementRequest>(request: R, thread: BaseMessage[], system: SystemMessage, decisions: ViewDecisions): R {
-  const index = indexOf(request, thread);
+/**
+ * The request assembled from `thread`, `system` and `decisions`. `known`: the index of `thread`
+ * built or checked with `isFor` by the caller with no code but core's run since (as for
+ * {@link assembleWith}); else the request's own or {@link indexThread}'s, checked.
+ */
+function render<R extends PlacementRequest>(
+  request: R,
+  thread: BaseMessage[],
+  system: SystemMessage,
+  decisions: ViewDecisions,
+  known?: ThreadIndex,
+): R {
+  const index = known ?? indexOf(request, thread);
   // A decision that leaves the system inputs as they were (a cut, a coverage, a start rule)
   // keeps the system message of the last render: the same objects, not rebuilt.
   const previous = stateOf(request);
@@ -393,11 +411,21 @@ export function threadMessages(request: PlacementRequest): BaseMessage[] {
 export function selectViewOf(request: PlacementRequest, options: IndexedViewOptions): ViewSelection {
   const { thread, decisions } = inputsOf(request);
   if (decisions.replacements.length > 0) return selectView(assembledOf(request).view, { ...options, costBefore: undefined });
+  return selectOn(request, thread, decisions, indexOf(request, thread), options);
+}
+
+/** {@link selectViewOf} on `index`, the index of `thread` as it is now, when no decision replaced messages. */
+function selectOn(
+  request: PlacementRequest,
+  thread: BaseMessage[],
+  decisions: ViewDecisions,
+  index: ThreadIndex,
+  options: IndexedViewOptions,
+): ViewSelection {
   // Where the view decided so far starts: the last render's when the request is that render (the
   // system message does not move it), else computed from the decisions without assembling, so a
   // middleware that selects and then states its cut renders the request once, not twice.
   const state = stateOf(request);
-  const index = indexOf(request, thread);
   const keptFrom =
     state !== undefined && state.assembled.messages === request.messages && state.thread === thread
       ? state.assembled.report.keptFrom
@@ -411,6 +439,36 @@ export function selectViewOf(request: PlacementRequest, options: IndexedViewOpti
     if ((index.groups[index.candidates[c] as number] as { kind: string }).kind === "user")
       return selectCandidates(index, { ...options, costBefore: undefined }, from, false);
   return selectCandidates(index, options, 0, false);
+}
+
+/**
+ * A window cut counted in messages, selected and stated in one call: what
+ * `withViewDecisions(request, [{ kind: "cut", ...cut, firstKept: selectViewOf(request, options).firstKept }])`
+ * gives (the same request, messages, system message and report), with `options.cost` core's
+ * {@link groupMessageCount} (the index's message counts: no caller code runs between the selection
+ * and the render, so the render uses the index the selection built or checked instead of checking
+ * it again). windowTrim cuts with it. `selection`: what `selectViewOf(request, options)` selects.
+ * @internal
+ */
+export function withMessageWindowCut<R extends PlacementRequest>(
+  request: R,
+  options: Omit<IndexedViewOptions, "cost" | "bounds">,
+  cut: { producer: string; limit: number },
+): { request: R; selection: ViewSelection } {
+  const inputs = inputsOf(request);
+  const counted: IndexedViewOptions = { ...options, cost: groupMessageCount, bounds: undefined };
+  if (inputs.decisions.replacements.length > 0) {
+    const selection = selectViewOf(request, counted);
+    return { request: withViewDecisions(request, [windowCut(cut, selection)]), selection };
+  }
+  const index = indexOf(request, inputs.thread);
+  const selection = selectOn(request, inputs.thread, inputs.decisions, index, counted);
+  const decisions = addDecision(inputs.decisions, windowCut(cut, selection));
+  return { request: render(request, inputs.thread, inputs.system, decisions, index), selection };
+}
+
+function windowCut(cut: { producer: string; limit: number }, selection: ViewSelection): ViewDecision {
+  return { kind: "cut", producer: cut.producer, reason: "window", firstKept: selection.firstKept, limit: cut.limit };
 }
 
 /** The system message without context blocks: system prompt, stored system messages and suffixes. */

@@ -1,9 +1,9 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { findOrphans, ThreadwiseConfigError, type ThreadwiseLogger } from "@threadwise/core";
+import { findOrphans, indexThread, ThreadwiseConfigError, type ThreadwiseLogger } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod/v4";
 import { resolveWindowTrimOptions, selectWindow, windowTrim } from "./window-trim.js";
 
@@ -259,4 +259,29 @@ describe("windowTrim through createAgent with MemorySaver", () => {
     const state = await agent.graph.getState(config);
     expect((state.values as { messages: BaseMessage[] }).messages).toHaveLength(14);
   });
+});
+
+describe("windowTrim's model call checks no index it built itself", () => {
+  const texts = {
+    en: ["Where should I stay in Busan?", "Haeundae is close to the beach."],
+    ko: ["부산에서 어디에 묵으면 좋을까요?", "해운대가 바다와 가까워요."],
+  };
+  for (const [lang, t] of Object.entries(texts)) {
+    it(`selects and states its window on one index, checked by nobody in between (${lang})`, async () => {
+      // A fresh array of fresh messages, as a checkpoint read back gives each step: the selection
+      // builds the thread's index; the render of the cut (only core's code ran since) uses it as is.
+      const messages: BaseMessage[] = [];
+      for (let i = 0; i < 30; i += 1) messages.push(i % 2 === 0 ? human(`u${i}`, `${t[0]} ${i}`) : ai(`a${i}`, `${t[1]} ${i}`));
+      const index = Object.getPrototypeOf(indexThread([])) as { isFor: (m: readonly BaseMessage[]) => boolean };
+      const checks = vi.spyOn(index, "isFor");
+      try {
+        const seen = await runHook(windowTrim({ maxMessages: 6, logger: false }), messages);
+        expect(checks).not.toHaveBeenCalled();
+        // What a process that never saw the thread sends: the same window.
+        expect(ids(seen)).toEqual(ids(selectWindow(messages.slice(), resolveWindowTrimOptions({ maxMessages: 6 }, {})).messages));
+      } finally {
+        checks.mockRestore();
+      }
+    });
+  }
 });

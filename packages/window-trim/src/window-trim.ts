@@ -5,14 +5,12 @@ import {
   EVICTION_MODES,
   envOptionSchema,
   envPositiveInt,
-  groupMessageCount,
   loggerOptionSchema,
   parseOptions,
   resolveLogger,
   runArchiveReader,
   type StartOn,
   selectView,
-  selectViewOf,
   summarySlotOf,
   THREADWISE_ENV,
   ThreadwiseConfigError,
@@ -20,6 +18,7 @@ import {
   threadwiseMiddleware,
   type ViewSelection,
   viewStartOn,
+  withMessageWindowCut,
   withMultiturnLog,
   withViewDecisions,
 } from "@threadwise/core";
@@ -211,25 +210,20 @@ export function windowTrim(options: WindowTrimOptions = {}) {
         const threadId = (request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
         if (typeof threadId === "string") costBefore = await archivedWindowCost(read, threadId, threadMessages(ruled), mark, startOn);
       }
-      // The window over the view decided so far, on the thread's index: O(log n), not O(thread).
-      const selection = selectViewOf(ruled, {
-        cost: groupMessageCount,
-        costKey: "messages",
-        limit: settings.maxMessages,
-        eviction: settings.eviction,
-        lowWatermark: settings.lowWatermark,
-        startOn,
-        ...(costBefore === undefined ? {} : { costBefore }),
-      });
-      const next = withViewDecisions(ruled, [
+      // The window over the view decided so far, on the thread's index (O(log n), not O(thread)),
+      // stated as a cut in the same call: the render reuses the index the selection built.
+      const { request: next } = withMessageWindowCut(
+        ruled,
         {
-          kind: "cut",
-          producer: WINDOW_TRIM_NAME,
-          reason: "window",
-          firstKept: selection.firstKept,
+          costKey: "messages",
           limit: settings.maxMessages,
+          eviction: settings.eviction,
+          lowWatermark: settings.lowWatermark,
+          startOn,
+          ...(costBefore === undefined ? {} : { costBefore }),
         },
-      ]);
+        { producer: WINDOW_TRIM_NAME, limit: settings.maxMessages },
+      );
       return withMultiturnLog(next, { window: settings.maxMessages, sentToLlm: next.messages.length }, logger, handler);
     },
   });
