@@ -1002,6 +1002,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @param operationId `configurable.operation_id` of the run: a run resumed with nothing stored
    *   yet stores it before its first call, under `checkpointId` (`duplicate-operation` when a run
    *   stored it already; a string of at most 256 UTF-8 bytes, else `ThreadwiseConfigError`).
+   * @param fromHead `true` when the run resumed at the head it read (no `configurable.checkpoint_id`
+   *   of the caller's, durability not `exit`): when another run moved the head from `checkpointId`
+   *   before its first call, it is refused `stale-parent` there (a resume of a checkpoint the
+   *   caller chose is a branch and runs).
    * @throws ThreadwiseConcurrentTurnError, ThreadwiseArchivedMessageError (or any error of the run's first put) when the run was refused.
    */
   async turnCall<T>(
@@ -1012,6 +1016,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     checkpointId?: unknown,
     stepSignal?: unknown,
     operationId?: unknown,
+    fromHead?: boolean,
   ): Promise<T> {
     const keys = runKeys(run);
     if (keys.length === 0) {
@@ -1019,7 +1024,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       return call();
     }
     const record = this.#runRecord(keys, true);
-    await this.#beforeCall(run, keys, record, threadId, messages, checkpointId, stepSignal, operationId);
+    await this.#beforeCall(run, keys, record, threadId, messages, checkpointId, stepSignal, operationId, fromHead === true);
     record.calls += 1;
     try {
       return await call();
@@ -1045,6 +1050,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     checkpointId: unknown,
     stepSignal: unknown,
     operationId: unknown,
+    fromHead: boolean,
   ): Promise<void> {
     try {
       await this.admission(run);
@@ -1069,7 +1075,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         threadId !== "" &&
         typeof checkpointId === "string"
       ) {
-        record.claim ??= this.#claimTurn(threadId, checkpointId, record, keys);
+        record.claim ??= this.#claimTurn(threadId, checkpointId, record, keys, fromHead);
         await record.claim;
       }
       // Its operation id too, before the call: with the lease off nothing else keeps a second resume
@@ -1290,12 +1296,24 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     }
   }
 
-  /** Takes the turn lease for `record`'s run, resumed at `checkpointId` with no checkpoint stored yet (see {@link turnCall}). */
-  async #claimTurn(threadId: string, checkpointId: string, record: RunRecord, keys: readonly object[]): Promise<void> {
+  /**
+   * Takes the turn lease for `record`'s run, resumed at `checkpointId` with no checkpoint stored yet
+   * (see {@link turnCall}). `checkpointId` no longer the head: a run resumed at the head it read
+   * (`fromHead`) is refused `stale-parent`, as an input turn that read a moved head is at its first
+   * checkpoint (was: it ran its call, e.g. an interrupted tool a second resume had already run, and
+   * only its next checkpoint was refused, `lease-lost`); a branch (a checkpoint the caller chose)
+   * takes no lease and runs.
+   */
+  async #claimTurn(threadId: string, checkpointId: string, record: RunRecord, keys: readonly object[], fromHead: boolean): Promise<void> {
     try {
       const id = normalizeThreadId(threadId);
       if (!this.#isReady) await this.ready("turnCall");
-      if (!(await this.registry.claimTurn(id, checkpointId, this.#turnLeaseMs))) return;
+      if (!(await this.registry.claimTurn(id, checkpointId, this.#turnLeaseMs))) {
+        if (!fromHead) return;
+        const head = await this.registry.head(id);
+        if (head === undefined || head.checkpointId === checkpointId) return;
+        throw new ThreadwiseConcurrentTurnError(id, "stale-parent", { parentId: checkpointId, headId: head.checkpointId });
+      }
       // The lease is held at `checkpointId`: renewed while the run's calls run, ended by its
       // next checkpoint, its error or interrupt write, or a failure of its first put.
       record.stored ??= checkpointId;
@@ -2374,7 +2392,7 @@ function untrackedBeforeFirstPut(run: RunRecord | undefined): boolean {
  * (`graph.withConfig({ durability: "exit" })`) is in it too: LangGraph merges the graph's config
  * into each run's, and that is the config its checkpoint and write calls carry.
  */
-function exitDurability(config: RunnableConfig): boolean {
+export function exitDurability(config: RunnableConfig): boolean {
   const given = config as { durability?: unknown; checkpointDuring?: unknown };
   if (given.durability !== undefined && given.durability !== null) return given.durability === "exit";
   if (given.checkpointDuring === false) return true;

@@ -1,9 +1,10 @@
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { getConfig, isGraphBubbleUp } from "@langchain/langgraph";
 import { refuseSlashedRunsInV1Log, runCheckpointerOf, runCheckpointIdOf } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { threadwiseSaverOf } from "./archive-checkpointer-check.js";
-import { CHECKPOINT_NAMESPACE_SEPARATOR, type RunKeys, type ThreadwiseSaver } from "./threadwise-saver.js";
+import { CHECKPOINT_NAMESPACE_SEPARATOR, exitDurability, type RunKeys, type ThreadwiseSaver } from "./threadwise-saver.js";
 
 /** Where LangGraph 1.x puts a run's own abort signal in a node's `configurable` (the `signal` it passes with the run's checkpoints). */
 const ABORT_SIGNALS_KEY = "__pregel_abort_signals";
@@ -26,12 +27,25 @@ function saverOf(runtime: unknown, bound: ThreadwiseSaver): ThreadwiseSaver {
  * run-scoped `control` (from `getConfig()`, set in every step) and the run's abort signal (from
  * the hook's `runtime`, set from the run's second step on), with its thread id.
  */
-function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointId: unknown; stepSignal: unknown; operationId: unknown } {
+function runOf(runtime: unknown): {
+  run: RunKeys;
+  threadId: unknown;
+  checkpointId: unknown;
+  stepSignal: unknown;
+  operationId: unknown;
+  fromHead: boolean;
+} {
   const configurable = (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable;
   const signals = configurable?.[ABORT_SIGNALS_KEY] as { externalAbortSignal?: AbortSignal; timeoutAbortSignal?: AbortSignal } | undefined;
   let control: object | undefined;
+  // Whether the run started at the head it read: LangGraph copies the caller's configurable into the
+  // run's metadata, so a `checkpoint_id` there is one the caller chose (a branch); under `exit` the
+  // checkpoint a task runs from is not stored, so nothing is compared (see ThreadwiseSaver.turnCall).
+  let fromHead = false;
   try {
-    control = (getConfig() as { control?: object } | undefined)?.control;
+    const config = getConfig() as (RunnableConfig & { control?: object }) | undefined;
+    control = config?.control;
+    fromHead = config !== undefined && config.metadata?.checkpoint_id === undefined && !exitDurability(config);
   } catch {
     // Outside a LangGraph run (a hook called directly): no control.
   }
@@ -45,6 +59,7 @@ function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointI
     checkpointId: runCheckpointIdOf(runtime),
     stepSignal: root ? signals?.timeoutAbortSignal : undefined,
     operationId: configurable?.operation_id,
+    fromHead,
   };
 }
 
@@ -116,7 +131,7 @@ function toolErrorResult(error: unknown, request: { toolCall: { id?: string; nam
 export function turnAdmission(checkpointer: ThreadwiseSaver) {
   /** A model or tool call of the request's run, once the run is admitted ({@link ThreadwiseSaver.turnCall}). */
   const admitted = <T>(request: { runtime?: unknown; state: { messages?: unknown } }, call: () => Promise<T>): Promise<T> => {
-    const { run, threadId, checkpointId, stepSignal, operationId } = runOf(request.runtime);
+    const { run, threadId, checkpointId, stepSignal, operationId, fromHead } = runOf(request.runtime);
     return saverOf(request.runtime, checkpointer).turnCall(
       run,
       threadId,
@@ -125,6 +140,7 @@ export function turnAdmission(checkpointer: ThreadwiseSaver) {
       checkpointId,
       stepSignal,
       operationId,
+      fromHead,
     );
   };
   // Not threadwiseMiddleware (no request assembly here): its node is refused under streamEvents v1 the same way.
