@@ -166,7 +166,7 @@ async function drive(backend: "in_memory" | "sqlite", summarize: boolean, cap: n
       await run.agent.graph.updateState(config, { messages: [new RemoveMessage({ id: stored.id as string })] });
     }
     applied.set(name, (applied.get(name) ?? 0) + 1);
-    due = k + 2;
+    due = k + 1;
   }
   const requests = (run: Run) => run.model.calls.map((call) => call.messages.map(shape));
   const result = {

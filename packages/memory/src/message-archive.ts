@@ -61,8 +61,11 @@ export const messageArchiveOptionsSchema = z.strictObject({
    * the messages of non-orphan groups, counted from the first message a view may start on). A
    * window with chunked eviction (`windowTrim`'s default) places its cut points at multiples of
    * its step (`maxMessages - lowWatermark`) of that cost; archiving multiples of that step keeps
-   * every cut point where it was, so views stay the ones of a thread that never archived.
-   * `memoryStack` sets it to windowTrim's step.
+   * every cut point where it was, so views stay the ones of a thread that never archived. Used
+   * only while the thread has no usable window mark (core's `ArchivedWindow`: an archive written
+   * before the mark existed, or a mark counted under another start rule): with the mark, or with
+   * nothing archived yet, windowTrim counts the hot part on from the mark each batch writes, and a
+   * batch may end at any end {@link alignedBatch} allows. `memoryStack` sets it to windowTrim's step.
    * @default 1
    */
   alignMessages: z.number().int().positive().default(1),
@@ -162,6 +165,8 @@ function boundaryIndex(messages: readonly BaseMessage[], id: string | null): num
  *   keeps the step of messages before it hot with it: a LoCoMo replay's checkpoint holds 28.5
  *   messages per read instead of 33.2 (`bench/replay-cost.ts`, `messagesPerCheckpointRead`).
  * The next batch, cut from the hot part, counts from its first user message as the window does.
+ * `align` 1 keeps the ends only (the middleware's choice while the window mark is in effect, see
+ * {@link MessageArchiveOptions.alignMessages}).
  * Pure. `groups`: `groupMessages(thread)` when the caller has it (see {@link messagesToArchive});
  * `leaving` is grouped here, on its own (its newest user message may differ from the thread's).
  */
@@ -347,10 +352,24 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       const startOn = viewStartOn(request);
       // The hot part's groups, once for this call: the choice, the batch and the mark all read them.
       const groups = groupMessages(messages);
+      const choice = messagesToArchive(messages, summary.record, opts.keepGroups, groups);
+      if (choice.length < opts.batchMessages) return handler(request);
+      // What precedes the hot part (one read of the archive's newest message): the summary's
+      // coverage check and the window's count both go on from it.
+      const newest = await newestArchivedBefore(archived, threadId, messages);
+      // Where the window's count stands at the hot part: the slot's mark when the archive still ends
+      // where it was written (core's archivedWindowCost; `undefined` otherwise).
+      const before = await archivedWindowCost(archived, threadId, messages, summarySlotOf(request)?.archivedWindow, startOn);
+      // With the count known (or nothing archived before the hot part), windowTrim counts the hot
+      // part on from the mark this batch writes, so its cut is the whole thread's wherever the batch
+      // ends: no alignment. Aligned, an unanswered user message (a failed model call) made every later
+      // aligned end unreachable and archiving stopped for good (breaker66, session 66). Without it (an
+      // archive written before the mark existed, or under another start rule) the hot part's count
+      // starts at its first user message: batches stay aligned.
       const leaving = alignedBatch(
         messages,
-        messagesToArchive(messages, summary.record, opts.keepGroups, groups),
-        opts.alignMessages,
+        choice,
+        before !== undefined || newest === undefined ? 1 : opts.alignMessages,
         startOn,
         groups,
       );
@@ -360,20 +379,10 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       // archived message and the covered hot ones (archived messages never change), so nothing
       // leaves until a summary that covers the stored messages as they are exists: archiving now
       // would move the changed message where that check no longer sees it.
-      if (
-        summary.record &&
-        !coverageIntact(summary.record, coveredMessages(messages, summary.record, await newestArchivedBefore(archived, threadId, messages)))
-      )
-        return handler(request);
-      // Where the window's count stands after this batch (read before the archive moves on): stored
-      // in the slot with the removal, so windowTrim counts the hot part on from it (R35).
-      const mark = nextArchivedWindow(
-        messages,
-        leaving,
-        await archivedWindowCost(archived, threadId, messages, summarySlotOf(request)?.archivedWindow, startOn),
-        startOn,
-        groups,
-      );
+      if (summary.record && !coverageIntact(summary.record, coveredMessages(messages, summary.record, newest))) return handler(request);
+      // Where the window's count stands after this batch: stored in the slot with the removal, so
+      // windowTrim counts the hot part on from it (R35).
+      const mark = nextArchivedWindow(messages, leaving, before, startOn, groups);
       // Archive first: a crash after this leaves the messages in both places, never in neither.
       await saver.archiveMessages(threadId, leaving);
       const response = await handler(request);
