@@ -20,6 +20,7 @@ import { tokenCap } from "@threadwise/token-cap";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
+import { comparedMessage } from "./support/compared-message.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-archive-token-cap-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,15 +40,6 @@ const userText = (k: number) =>
   k % 2 === 0
     ? `질문 ${k}: 제 사물함 번호가 뭐였죠?${" 그리고 여행 얘기도 해 주세요.".repeat(k % 3)}`
     : `question ${k}: what did I say about the trip?${" And the hotel near the station.".repeat(k % 4)}`;
-
-/** A request as compared: role, id (a tool result's call id), text, calls. */
-const shape = (m: BaseMessage) =>
-  [
-    m.getType(),
-    ToolMessage.isInstance(m) ? `tool:${m.tool_call_id}` : m.id,
-    messageText(m),
-    JSON.stringify(AIMessage.isInstance(m) ? m.tool_calls : []),
-  ].join("|");
 
 interface Setup {
   archive: boolean;
@@ -168,7 +160,7 @@ async function drive(backend: "in_memory" | "sqlite", summarize: boolean, cap: n
     applied.set(name, (applied.get(name) ?? 0) + 1);
     due = k + 1;
   }
-  const requests = (run: Run) => run.model.calls.map((call) => call.messages.map(shape));
+  const requests = (run: Run) => run.model.calls.map((call) => call.messages.map(comparedMessage));
   const result = {
     applied: [...applied.keys()].sort(),
     archivedMessages: (await archived.saver.archivedMessages("t")).length,
@@ -177,8 +169,8 @@ async function drive(backend: "in_memory" | "sqlite", summarize: boolean, cap: n
     plain: requests(plain),
     // Calls where the cap cut the view further than the window and summary alone.
     capCut: requests(plain).filter((r, i) => r.length < (requests(uncapped)[i]?.length ?? 0)).length,
-    thread: (await archived.saver.readThread(config)).map(shape),
-    plainThread: (await plain.saver.readThread(config)).map(shape),
+    thread: (await archived.saver.readThread(config)).map(comparedMessage),
+    plainThread: (await plain.saver.readThread(config)).map(comparedMessage),
   };
   for (const run of runs) await run.saver.close();
   return result;

@@ -12,12 +12,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { messageText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { memoryStack, type ThreadwiseSaver } from "@threadwise/memory";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
+import { comparedMessage, lockerTurnText } from "./support/compared-message.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-archive-unanswered-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,18 +26,6 @@ const WINDOW = 4;
 const TURNS = 40;
 const config = { configurable: { thread_id: "t" } };
 let files = 0;
-
-/** Turn k's user message, Korean and English by turn. */
-const userText = (k: number) => (k % 2 === 0 ? `질문 ${k}: 제 사물함 번호가 뭐였죠?` : `question ${k}: what did I say about the trip?`);
-
-/** A message as compared: role, id (a tool result's call id), text, calls. */
-const shape = (m: BaseMessage) =>
-  [
-    m.getType(),
-    ToolMessage.isInstance(m) ? `tool:${m.tool_call_id}` : m.id,
-    messageText(m),
-    JSON.stringify(AIMessage.isInstance(m) ? m.tool_calls : []),
-  ].join("|");
 
 /** An agent on memoryStack (windowSize 4, summarize due at 8), with or without the archive (memoryStack's own settings). */
 function agentFor(archive: boolean, backend: "in_memory" | "sqlite", failing: ReadonlySet<number>) {
@@ -77,7 +66,7 @@ async function runBoth(backend: "in_memory" | "sqlite", failing: ReadonlySet<num
   let maxHot = 0;
   for (let k = 1; k <= TURNS; k += 1) {
     for (const run of [archived, plain]) {
-      const turn = run.agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: userText(k) })] }, config);
+      const turn = run.agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: lockerTurnText(k) })] }, config);
       if (failing.has(k)) await expect(turn).rejects.toThrow("provider down");
       else await turn;
       if (!unanswering.has(k)) continue;
@@ -87,15 +76,15 @@ async function runBoth(backend: "in_memory" | "sqlite", failing: ReadonlySet<num
     }
     maxHot = Math.max(maxHot, await hotOf());
   }
-  const requests = (run: Run) => run.model.calls.map((call) => call.messages.map(shape));
-  const summaries = (run: Run) => run.summarizer.calls.map((call) => call.messages.map(shape));
+  const requests = (run: Run) => run.model.calls.map((call) => call.messages.map(comparedMessage));
+  const summaries = (run: Run) => run.summarizer.calls.map((call) => call.messages.map(comparedMessage));
   const result = {
     requestsEqual: JSON.stringify(requests(archived)) === JSON.stringify(requests(plain)),
     summariesEqual: JSON.stringify(summaries(archived)) === JSON.stringify(summaries(plain)),
     summarizerCalls: plain.summarizer.calls.length,
     threadEqual:
-      JSON.stringify((await archived.saver.readThread(config)).map(shape)) ===
-      JSON.stringify((await plain.saver.readThread(config)).map(shape)),
+      JSON.stringify((await archived.saver.readThread(config)).map(comparedMessage)) ===
+      JSON.stringify((await plain.saver.readThread(config)).map(comparedMessage)),
     archived: (await archived.saver.archivedMessages("t")).length,
     hot: await hotOf(),
     maxHot,

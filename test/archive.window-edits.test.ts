@@ -21,6 +21,7 @@ import { DEFAULT_RECALL_LABEL } from "@threadwise/recall";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
+import { comparedMessage, lockerTurnText } from "./support/compared-message.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-archive-window-edits-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,18 +34,6 @@ const lookup = tool(async ({ key }: { key: string }) => `${key}: 값 value`, {
   description: "Looks a key up.",
   schema: z.object({ key: z.string() }),
 });
-
-/** Turn k's user message, Korean and English by turn. */
-const userText = (k: number) => (k % 2 === 0 ? `질문 ${k}: 제 사물함 번호가 뭐였죠?` : `question ${k}: what did I say about the trip?`);
-
-/** A request as compared: role, id (a tool result's call id: ToolNode draws its ids), text, calls. */
-const shape = (m: BaseMessage) =>
-  [
-    m.getType(),
-    ToolMessage.isInstance(m) ? `tool:${m.tool_call_id}` : m.id,
-    messageText(m),
-    JSON.stringify(AIMessage.isInstance(m) ? m.tool_calls : []),
-  ].join("|");
 
 /**
  * An agent on memoryStack (windowSize 6, summarize due at 10) with or without the archive; the
@@ -144,7 +133,7 @@ describe.each([
     // groups before the next one, where the first and the third op find theirs), on both runs.
     for (let k = 1; k <= 30; k += 1) {
       for (const run of [archived, plain])
-        await run.agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: userText(k) })] }, config);
+        await run.agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: lockerTurnText(k) })] }, config);
       if (k < due || (await archived.saver.archivedMessages("t")).length === 0) continue;
       const hot = await hotOf(archived);
       const [name, change] = Object.entries(ops)
@@ -165,16 +154,18 @@ describe.each([
     const classes = Object.keys(ops).filter((name) => summarize || !name.startsWith("edit a call"));
     expect([...applied.keys()].sort()).toEqual(classes.sort());
     // Every model call is the same request (the strict model refused none: it would have thrown).
-    const requests = (run: Run) => run.model.calls.map((call) => call.messages.map(shape));
+    const requests = (run: Run) => run.model.calls.map((call) => call.messages.map(comparedMessage));
     expect(requests(archived)).toEqual(requests(plain));
     // The summarizer's requests too: summarize plans its span with the view's windowFrom.
-    expect(archived.summarizer.calls.map((call) => call.messages.map(shape))).toEqual(
-      plain.summarizer.calls.map((call) => call.messages.map(shape)),
+    expect(archived.summarizer.calls.map((call) => call.messages.map(comparedMessage))).toEqual(
+      plain.summarizer.calls.map((call) => call.messages.map(comparedMessage)),
     );
     if (summarize) expect(plain.summarizer.calls.length).toBeGreaterThan(0);
     // With recall on, its block was placed (in the system message: `legacy_system`).
     if (recall) expect(requests(plain).some((r) => (r[0] ?? "").includes(DEFAULT_RECALL_LABEL))).toBe(true);
-    expect((await archived.saver.readThread(config)).map(shape)).toEqual((await plain.saver.readThread(config)).map(shape));
+    expect((await archived.saver.readThread(config)).map(comparedMessage)).toEqual(
+      (await plain.saver.readThread(config)).map(comparedMessage),
+    );
     // The archive stored its window count with its batches (core's `ArchivedWindow`).
     expect(readSummarySlot((await archived.agent.graph.getState(config)).values).archivedWindow).toBeDefined();
     await archived.saver.close();
