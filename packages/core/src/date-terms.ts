@@ -108,6 +108,12 @@ const ISO_DATE_TIME =
   /(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:\s*(?:Z|[+-]\d{2}(?::?\d{2})?)(?![\w]))?)?/i;
 /** A time with a zone, the ISO form `Date.parse` reads to the millisecond. */
 const ISO_ZONED = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)(?![\w])/i;
+/**
+ * A zone written after a clock outside ISO 8601: `GMT+0900` as `Date.prototype.toString` writes it,
+ * `UTC+09:00`, or RFC 2822's bare `+0900` after a clock with seconds. Signed offset in its groups
+ * (sign, hours, minutes); a range such as `10:30-11:00` is none.
+ */
+const CLOCK_ZONE = /(?:\b(?:GMT|UTC)\s*([+-])(\d{2}):?(\d{2})|\d:\d{2}:\d{2}\s+([+-])(\d{2})(\d{2}))(?![\w:])/i;
 /** Digits with the year last: `19/11/2027` (day first, its first number is over 12), `6/12/2027` (month first, as `Date.parse` reads it). */
 const YEAR_LAST = /(?<![\d./])(\d{1,2})[./](\d{1,2})[./](\d{4})(?![\d./])/;
 const KOREAN_DATE = /(\d{4})\s*년\s*(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?/;
@@ -241,7 +247,8 @@ function clock(hour: number, minute: number, second: number): Time | undefined {
 
 /**
  * When `text` says something happened, in ms since the epoch, by {@link parseDateTime}: a time
- * with a zone (`2024-09-01T14:00:00+09:00`, `...Z`) to the millisecond; any other date and time as
+ * with a zone (`2024-09-01T14:00:00+09:00`, `...Z`; a clock followed by `GMT+0900`, `UTC+09:00` or
+ * RFC 2822's `+0900`, as `String(new Date())` and mail headers write it) to the millisecond; any other date and time as
  * a UTC wall clock (`2023년 5월 8일 오후 1:56` and `1:56 pm on 8 May, 2023` are both
  * `Date.UTC(2023, 4, 8, 13, 56)`; no day: the 1st; no time: midnight). `undefined` when no date is
  * read or the date is not one (`2023-02-30`), so a caller can fall back (user memory: the commit's
@@ -260,7 +267,13 @@ export function parseTimestamp(text: string): number | undefined {
   const day = parts.day ?? 1;
   const ms = Date.UTC(parts.year, parts.month - 1, day, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
   const check = new Date(ms);
-  return check.getUTCFullYear() === parts.year && check.getUTCMonth() === parts.month - 1 && check.getUTCDate() === day ? ms : undefined;
+  if (check.getUTCFullYear() !== parts.year || check.getUTCMonth() !== parts.month - 1 || check.getUTCDate() !== day) return undefined;
+  // A zone after the clock (`GMT+0900`, `+0900`): the wall clock is that zone's, as Date.parse read it.
+  const zone = parts.hour === undefined ? null : CLOCK_ZONE.exec(text);
+  if (!zone) return ms;
+  const sign = zone[1] ?? zone[4];
+  const offset = Number(zone[2] ?? zone[5]) * 60 + Number(zone[3] ?? zone[6]);
+  return ms - (sign === "-" ? -offset : offset) * 60_000;
 }
 
 /**

@@ -65,3 +65,23 @@ describe("parseTimestamp: a date line or timestamp to ms since the epoch", () =>
     expect(parseCalendarDate("2024-09-01T23:30:00-05:00")).toEqual({ year: 2024, month: 9, day: 1 });
   });
 });
+
+describe("parseTimestamp: a zone written after the clock, as Date's toString and RFC 2822 write it (review66)", () => {
+  // `String(new Date())` on a server in Seoul, or an e-mail's Date header: Date.parse read the
+  // offset; the one reader read the wall clock as UTC, nine hours late, so a message stamped this
+  // way was ordered after statements made up to nine hours later (user memory's statedAt).
+  it.each([
+    ["Mon May 08 2023 13:56:00 GMT+0900 (Korean Standard Time)", utc(2023, 5, 8, 4, 56)],
+    ["Mon May 08 2023 13:56:00 GMT+0900 (한국 표준시)", utc(2023, 5, 8, 4, 56)],
+    ["Mon May 08 2023 08:56:00 GMT-0500 (Central Daylight Time)", utc(2023, 5, 8, 13, 56)],
+    ["Mon, 08 May 2023 13:56:00 +0900", utc(2023, 5, 8, 4, 56)],
+    ["Mon, 08 May 2023 13:56:00 GMT", utc(2023, 5, 8, 13, 56)],
+    ["8 May 2023 13:56 UTC+09:00", utc(2023, 5, 8, 4, 56)],
+  ])("%s", (text, ms) => {
+    expect(parseTimestamp(text)).toBe(ms);
+  });
+  it("a clock range or a date line without a zone still reads as a UTC wall clock", () => {
+    expect(parseTimestamp("8 May 2023 10:30-11:00")).toBe(utc(2023, 5, 8, 10, 30));
+    expect(parseTimestamp("2023년 5월 8일 오후 1:56")).toBe(utc(2023, 5, 8, 13, 56));
+  });
+});
