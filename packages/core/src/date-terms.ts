@@ -113,6 +113,8 @@ const ISO_ZONED = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:
  * `UTC+09:00`, or RFC 2822's bare `+0900` after a clock with seconds. Signed offset in its groups
  * (sign, hours, minutes); a range such as `10:30-11:00` is none.
  */
+/** A zone as `Date.parse` reads one in a text none of {@link parseDateTime}'s own formats read: a name or a signed offset. */
+const WRITTEN_ZONE = /\b(?:GMT|UTC|UT|Z|[ECMP][SD]T)\b|[+-]\d{2}:?\d{2}(?![\d/.-])/i;
 const CLOCK_ZONE = /(?:\b(?:GMT|UTC)\s*([+-])(\d{2}):?(\d{2})|\d:\d{2}:\d{2}\s+([+-])(\d{2})(\d{2}))(?![\w:])/i;
 /** Digits with the year last: `19/11/2027` (day first, its first number is over 12), `6/12/2027` (month first, as `Date.parse` reads it). */
 const YEAR_LAST = /(?<![\d./])(\d{1,2})[./](\d{1,2})[./](\d{4})(?![\d./])/;
@@ -142,7 +144,8 @@ const TIME_KO_24H =
  * - English day first or month first, with or without a weekday, an ordinal and a time before or
  *   after: `1:56 pm on 8 May, 2023`, `8 May, 2023`, `Sun, 14 Feb 2027 09:12`, `Monday 23rd August
  *   2027 07:30`, `Dec 30, 2027 10:10 PM`;
- * - else what `Date.parse` reads (read as it reads it, its UTC date and time).
+ * - else what `Date.parse` reads: without a zone the date and time as written (Date.parse's reading in
+ *   the process's zone, its local fields), with one (`GMT`, `+0900`) its UTC date and time.
  *
  * A time is `h:mm[:ss]` with `am`/`pm`, or with a Korean word (`오전`, `새벽`, `아침`: morning; `낮`:
  * 12 and 1-5 in the afternoon; `오후`, `저녁`: afternoon and evening; `밤`: 6-11 in the evening, 12
@@ -157,6 +160,17 @@ export function parseDateTime(text: string): DateTimeParts | undefined {
     const parsed = Date.parse(text);
     if (Number.isNaN(parsed)) return undefined;
     const date = new Date(parsed);
+    // Without a zone Date.parse read the text in the process's zone: its local fields are the text's
+    // own (was: the UTC ones, the day before on a server in Seoul for `2023-5-8`).
+    if (!WRITTEN_ZONE.test(text))
+      return {
+        year: date.getFullYear(),
+        month: date.getMonth() + 1,
+        day: date.getDate(),
+        hour: date.getHours(),
+        minute: date.getMinutes(),
+        second: date.getSeconds(),
+      };
     return {
       year: date.getUTCFullYear(),
       month: date.getUTCMonth() + 1,
@@ -262,6 +276,12 @@ export function parseTimestamp(text: string): number | undefined {
     const ms = Date.parse(zoned[0].replace(" ", "T").replace(/\s+/g, ""));
     if (!Number.isNaN(ms)) return ms;
   }
+  if (readDate(text) === undefined) {
+    // Date.parse's forms: with a zone, its instant; without, the wall clock as written (parseDateTime).
+    const parsed = Date.parse(text);
+    if (Number.isNaN(parsed)) return undefined;
+    if (WRITTEN_ZONE.test(text)) return parsed;
+  }
   const parts = parseDateTime(text);
   if (!parts) return undefined;
   const day = parts.day ?? 1;
@@ -279,7 +299,7 @@ export function parseTimestamp(text: string): number | undefined {
 /**
  * Reads the date of a timestamp as recall keeps it (`timestampOf`), by {@link parseDateTime}:
  * ISO 8601 (the date as written, no time-zone shift), digits with dots or slashes, Korean,
- * English, else anything `Date.parse` reads (UTC date). `undefined` when none matches.
+ * English, else anything `Date.parse` reads (see {@link parseDateTime}). `undefined` when none matches.
  */
 export function parseCalendarDate(text: string): CalendarDate | undefined {
   const parts = parseDateTime(text);

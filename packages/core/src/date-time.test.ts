@@ -5,7 +5,7 @@
  * date lines and messages' timestamps write them; `Date.parse` read neither Korean lines nor
  * LoCoMo's `1:56 pm on 8 May, 2023`.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { parseCalendarDate, parseDateTime, parseTimestamp } from "./date-terms.js";
 
 const utc = (y: number, m: number, d: number, h = 0, min = 0, s = 0) => Date.UTC(y, m - 1, d, h, min, s);
@@ -83,5 +83,25 @@ describe("parseTimestamp: a zone written after the clock, as Date's toString and
   it("a clock range or a date line without a zone still reads as a UTC wall clock", () => {
     expect(parseTimestamp("8 May 2023 10:30-11:00")).toBe(utc(2023, 5, 8, 10, 30));
     expect(parseTimestamp("2023년 5월 8일 오후 1:56")).toBe(utc(2023, 5, 8, 13, 56));
+  });
+});
+
+describe("parseDateTime: Date.parse's forms without a zone read as written, whatever the process's zone (review66)", () => {
+  // Date.parse reads `2023-5-8` or `May 8 2023 1:56 PM` in the process's local zone; the UTC date
+  // and time of that instant is the day before on a server in Seoul (15:00 UTC), so recall's date
+  // terms and user memory's order depended on the server's TZ. process.env.TZ is read by V8 at
+  // each Date call in Node.
+  const zone = process.env.TZ;
+  afterEach(() => {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  });
+  it.each(["Asia/Seoul", "America/Chicago", "UTC"])("in %s", (tz) => {
+    process.env.TZ = tz;
+    expect(parseCalendarDate("2023-5-8")).toEqual({ year: 2023, month: 5, day: 8 });
+    expect(parseCalendarDate("5/8/23")).toEqual({ year: 2023, month: 5, day: 8 });
+    expect(parseTimestamp("2023-5-8 13:56")).toBe(utc(2023, 5, 8, 13, 56));
+    // With a zone, the instant as before (its UTC date and time).
+    expect(parseTimestamp("2023-5-8 13:56 GMT+0900")).toBe(utc(2023, 5, 8, 4, 56));
   });
 });
