@@ -63,7 +63,8 @@ export const messageArchiveOptionsSchema = z.strictObject({
    * its step (`maxMessages - lowWatermark`) of that cost; archiving multiples of that step keeps
    * every cut point where it was, so views stay the ones of a thread that never archived. Used
    * only while the thread has no usable window mark (core's `ArchivedWindow`: an archive written
-   * before the mark existed, or a mark counted under another start rule): with the mark, or with
+   * before the mark existed, a mark counted under another start rule, or a stack where no middleware
+   * declares the summary slot that holds the mark): with the mark, or with
    * nothing archived yet, windowTrim counts the hot part on from the mark each batch writes, and a
    * batch may end at any end {@link alignedBatch} allows. `memoryStack` sets it to windowTrim's step.
    * @default 1
@@ -359,17 +360,22 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       const newest = await newestArchivedBefore(archived, threadId, messages);
       // Where the window's count stands at the hot part: the slot's mark when the archive still ends
       // where it was written (core's archivedWindowCost; `undefined` otherwise).
-      const before = await archivedWindowCost(archived, threadId, messages, summarySlotOf(request)?.archivedWindow, startOn);
+      // `undefined` slot: no middleware declares it, so the mark this batch writes is dropped.
+      const slot = summarySlotOf(request);
+      const before = await archivedWindowCost(archived, threadId, messages, slot?.archivedWindow, startOn);
       // With the count known (or nothing archived before the hot part), windowTrim counts the hot
       // part on from the mark this batch writes, so its cut is the whole thread's wherever the batch
       // ends: no alignment. Aligned, an unanswered user message (a failed model call) made every later
       // aligned end unreachable and archiving stopped for good (breaker66, session 66). Without it (an
       // archive written before the mark existed, or under another start rule) the hot part's count
-      // starts at its first user message: batches stay aligned.
+      // starts at its first user message: batches stay aligned. So do they in a stack without the
+      // slot (no summarize, workMemory or summarySlotMiddleware): the mark is not kept, and windowTrim
+      // counts the hot part from its first user message (review66: an unaligned first batch moved
+      // every later cut point).
       const leaving = alignedBatch(
         messages,
         choice,
-        before !== undefined || newest === undefined ? 1 : opts.alignMessages,
+        before !== undefined || (newest === undefined && slot !== undefined) ? 1 : opts.alignMessages,
         startOn,
         groups,
       );
