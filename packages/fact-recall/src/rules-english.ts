@@ -425,6 +425,8 @@ const EMPLOYER =
   "(?:Deloitte|KPMG|PwC|EY|Ernst & Young|Accenture|McKinsey|Bain|BCG|Google|Meta|Facebook|Amazon|AWS|Microsoft|Apple|Netflix|Stripe|Salesforce|IBM|Oracle|Intel|Nvidia|NVIDIA|Tesla|Uber|Airbnb|Spotify|Shopify|Goldman Sachs|JPMorgan|JP Morgan|Morgan Stanley|Barclays|HSBC|Lloyds|Boeing|Walmart|Costco|Tesco|Sainsbury's|Unilever|Samsung|LG|Naver|Kakao|Coupang|Hyundai)|[A-Z][\\w&'.-]*(?: [A-Z][\\w&'.-]*){0,2} (?:Inc|Ltd|LLC|Group|Bank|Labs|Partners|Consulting|Capital|Technologies|Systems|Solutions|Studios|Software|Analytics)\\b\\.?";
 /** Kinds of employer named after `a`/`an` in a job move ({@link JOB_MOVED}). */
 const FIRM_KIND = "startup|start-up|agency|firm|consultancy|company|bank|charity|nonprofit|non-profit|hospital|law firm|tech company";
+/** A kind of employer after `a`/`an`/`another` ({@link FIRM_KIND}), the whole value: `a startup`, `an ad agency`. */
+const FIRM_MOVED_TO = new RegExp(`^(?:a|an|another) (?:[A-Za-z][\\w-]* ){0,2}(?:${FIRM_KIND})$`, "i");
 /**
  * A move between employers (`moved from Deloitte to KPMG`, `switched from Google to Meta`,
  * `jumped from Acme Labs to Hollis Group`): a job move, not a home move. The first is an employer
@@ -589,6 +591,8 @@ const RULES: Rule[] = [
     re: new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:here |over |back )?from ${MOVED_PLACE} to ${VAL}`, "i"),
     build: (m, s) => {
       const v = place(m[2] as string);
+      // A kind of employer moved to (`from Boston to a startup`) is no home (review66).
+      if (FIRM_MOVED_TO.test(v)) return undefined;
       return single(valueHead(v, "place"), `${s.label} moved from ${m[1]} to ${v} and lives there`);
     },
     we: true,

@@ -2749,14 +2749,16 @@ const FIRM_KIND = /(?:스타트업|에이전시|법인|로펌|사무소|대기�
 /**
  * A job move (`카카오에서 네이버로 옮겼어요`): both sides workplaces ({@link movedWorkplace}), or
  * one a kind of employer ({@link FIRM_KIND}: `삼일회계법인에서 딜로이트로 옮겼어요`, `네이버에서
- * 스타트업으로 옮겼어`) and the other a name; two towns stay none (`서울에서 대구로 옮겼어요`).
+ * 스타트업으로 옮겼어`) and the other a name, not a town ({@link TOWN}); two towns stay none
+ * (`서울에서 대구로 옮겼어요`), and so does a town and a kind (`서울에서 스타트업으로 옮겼어요`).
  */
 function jobMovedFrom(sentence: string): RegExpExecArray | null {
   const m = JOB_MOVED_FROM.exec(sentence);
   if (!m) return null;
   const [from, to] = [m[2] as string, clean(m[3] as string)];
-  const either =
-    (FIRM_KIND.test(from) && (movedWorkplace(to) || bareNoun(to))) || (FIRM_KIND.test(to) && (movedWorkplace(from) || bareNoun(from)));
+  // The other side a name, not a town (`서울에서 스타트업으로`: 서울 is no workplace left).
+  const named = (side: string) => movedWorkplace(side) || (bareNoun(side) && !TOWN.test(side));
+  const either = (FIRM_KIND.test(from) && named(to)) || (FIRM_KIND.test(to) && named(from));
   return (movedWorkplace(from) && movedWorkplace(to)) || either ? m : null;
 }
 
