@@ -17,16 +17,15 @@ import { join } from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
 import { messageText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { hideMemoryState, type MemoryStackOptions, memoryStack } from "@threadwise/memory";
+import { hideMemoryState, memoryStack } from "@threadwise/memory";
 import Database from "better-sqlite3";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
-import { BOOKING_CODE_CASES } from "./support/booking-code-cases.js";
+import { BOOKING_CODE_CASES, bookingStackOptions } from "./support/booking-code-cases.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-archiveoff65-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const WINDOW = 4;
 const THREAD = "never-archived";
 
 const CASES = BOOKING_CODE_CASES;
@@ -34,17 +33,7 @@ const CASES = BOOKING_CODE_CASES;
 /** A stack on `path` (one process's), its agent, and the text of each request its model got. */
 function open(path: string, archive: boolean, failOn?: string) {
   const requests: string[][] = [];
-  const options: MemoryStackOptions = {
-    backend: "sqlite",
-    sqlitePath: path,
-    archive,
-    windowSize: WINDOW,
-    summarizeThreshold: 2 * WINDOW,
-    models: { summarize: scriptedModel(() => "s", { strict: false }) },
-    logger: false,
-    env: {},
-  };
-  const stack = memoryStack(options);
+  const stack = memoryStack(bookingStackOptions(path, archive));
   const model = scriptedModel((messages: BaseMessage[]) => {
     if (failOn !== undefined && messageText(messages.at(-1) as BaseMessage) === failOn) throw new Error("provider down");
     requests.push(messages.map((m) => `${m.getType()}: ${messageText(m)}`));

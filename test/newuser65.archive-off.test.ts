@@ -16,15 +16,14 @@ import { join } from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
 import { messageText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { hideMemoryState, type MemoryStackOptions, memoryStack } from "@threadwise/memory";
+import { hideMemoryState, memoryStack } from "@threadwise/memory";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
-import { BOOKING_CODE_CASES } from "./support/booking-code-cases.js";
+import { BOOKING_CODE_CASES, bookingStackOptions } from "./support/booking-code-cases.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-newuser65-archive-off-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const WINDOW = 4;
 const THREAD = "archive-off";
 
 const CASES = BOOKING_CODE_CASES;
@@ -32,17 +31,7 @@ const CASES = BOOKING_CODE_CASES;
 /** Runs `inputs` as turns on the file with `archive`; returns the text of each request the agent's model got. */
 async function turns(path: string, archive: boolean, inputs: readonly string[]) {
   const requests: string[][] = [];
-  const options: MemoryStackOptions = {
-    backend: "sqlite",
-    sqlitePath: path,
-    archive,
-    windowSize: WINDOW,
-    summarizeThreshold: 2 * WINDOW,
-    models: { summarize: scriptedModel(() => "s", { strict: false }) },
-    logger: false,
-    env: {},
-  };
-  const stack = memoryStack(options);
+  const stack = memoryStack(bookingStackOptions(path, archive));
   const model = scriptedModel((messages: BaseMessage[]) => {
     requests.push(messages.map((m) => `${m.getType()}: ${messageText(m)}`));
     return "Noted.";
@@ -95,17 +84,7 @@ const STATEMENTS = {
 };
 
 async function factTurns(path: string, archive: boolean, inputs: readonly string[]) {
-  const stack = memoryStack({
-    backend: "sqlite",
-    sqlitePath: path,
-    archive,
-    factsMode: "heuristic",
-    windowSize: WINDOW,
-    summarizeThreshold: 2 * WINDOW,
-    models: { summarize: scriptedModel(() => "s", { strict: false }) },
-    logger: false,
-    env: {},
-  });
+  const stack = memoryStack({ ...bookingStackOptions(path, archive), factsMode: "heuristic" });
   const agent = createAgent({ model: scriptedModel(() => "Noted."), tools: [], ...stack });
   const config = { configurable: { thread_id: THREAD } };
   for (const content of inputs) await agent.invoke({ messages: [{ role: "user", content }] }, config);
