@@ -195,6 +195,16 @@ export async function archivedWindowCost(
   startOn: StartOn,
 ): Promise<number | undefined> {
   if (mark === undefined || mark.startOn !== startOn || threadId === "") return undefined;
-  const newest = await newestArchivedBefore(read, threadId, stored);
+  return markedWindowCost(mark, startOn, await newestArchivedBefore(read, threadId, stored));
+}
+
+/**
+ * {@link archivedWindowCost}'s answer from the archive's newest message not stored, already read
+ * by the caller ({@link newestArchivedBefore}; `undefined`: none): `mark.messages` when `mark` was
+ * counted under `startOn` and `newest` is its `throughId`, else `undefined`. Pure; for a caller that
+ * reads that message for another check too (memory's `messageArchive`), so it is read once.
+ */
+export function markedWindowCost(mark: ArchivedWindow | undefined, startOn: StartOn, newest: BaseMessage | undefined): number | undefined {
+  if (mark === undefined || mark.startOn !== startOn) return undefined;
   return newest?.id === mark.throughId ? mark.messages : undefined;
 }

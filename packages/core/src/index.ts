@@ -7,6 +7,7 @@ export {
   type ArchivedMessagesReader,
   type ArchivedMessagesReadOptions,
   archivedWindowCost,
+  markedWindowCost,
   newestArchivedBefore,
   runArchiveReader,
   runCheckpointerOf,

@@ -3,12 +3,12 @@ import { Command, getCurrentTaskInput } from "@langchain/langgraph";
 import {
   type ArchivedMessagesReader,
   type ArchivedWindow,
-  archivedWindowCost,
   DEFAULT_START_ON,
   groupCut,
   groupMessages,
   loggerOptionSchema,
   type MessageGroup,
+  markedWindowCost,
   newestArchivedBefore,
   newestIndexOf,
   parseOptions,
@@ -359,10 +359,11 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       // coverage check and the window's count both go on from it.
       const newest = await newestArchivedBefore(archived, threadId, messages);
       // Where the window's count stands at the hot part: the slot's mark when the archive still ends
-      // where it was written (core's archivedWindowCost; `undefined` otherwise).
+      // where it was written (core's markedWindowCost, archivedWindowCost's rule on the message read
+      // above; `undefined` otherwise).
       // `undefined` slot: no middleware declares it, so the mark this batch writes is dropped.
       const slot = summarySlotOf(request);
-      const before = await archivedWindowCost(archived, threadId, messages, slot?.archivedWindow, startOn);
+      const before = markedWindowCost(slot?.archivedWindow, startOn, newest);
       // With the count known (or nothing archived before the hot part), windowTrim counts the hot
       // part on from the mark this batch writes, so its cut is the whole thread's wherever the batch
       // ends: no alignment. Aligned, an unanswered user message (a failed model call) made every later
